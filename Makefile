@@ -1,0 +1,61 @@
+# reach — build, test, install. `make help` lists the targets.
+PREFIX ?= /usr/local
+DESTDIR ?=
+SWIFT ?= swift
+RELEASE_FLAGS = -c release --static-swift-stdlib
+BIN = .build/release/reach
+
+.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean
+
+help:
+	@echo "make build     release build (standard library linked statically): $(BIN)"
+	@echo "make run       build, then run 'reach status'"
+	@echo "make test      install test dependencies (Debian), build, run every test"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'"
+	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
+	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
+	@echo "make clean     remove build products"
+
+deps:
+	@scripts/install-deps.sh build
+
+build: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product reach
+
+run: build
+	$(BIN) status
+
+# Unit tests run anywhere; the namespace tests need root and skip without it
+# (in CI, where CI=true, they fail instead of skipping).
+test:
+	@scripts/install-deps.sh test
+	$(SWIFT) build --build-tests
+	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
+
+bench: build
+	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
+	scripts/bench.sh
+
+lint:
+	mandoc -Tlint -Wwarning man/reach.1
+	$(SWIFT) format lint --recursive Sources Tests Package.swift
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/reach
+	install -m 0644 man/reach.1 $(DESTDIR)$(PREFIX)/share/man/man1/reach.1
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	           $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	           $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
+	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \
+	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach \
+	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach \
+	      $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+clean:
+	rm -rf .build

@@ -1,0 +1,2 @@
+// Intentionally empty: every helper is a static inline in the header.
+#include "CReachShims.h"

@@ -1,0 +1,67 @@
+import ArgumentParser
+import ReachCore
+
+/// The exit status of every subcommand, decided here and nowhere else.
+public struct ExitStatus: RawRepresentable, Equatable, Sendable {
+    public var rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// Reachable; ping: replies received.
+    public static let success = ExitStatus(rawValue: 0)
+    /// Not reachable: no route, reject route, link down, cellular refused, no reply, timed out.
+    public static let notReachable = ExitStatus(rawValue: 1)
+    /// The name could not be resolved (not found, or no answer within the timeout).
+    public static let nameNotResolved = ExitStatus(rawValue: 2)
+    /// Usage error or bad input (sysexits EX_USAGE).
+    public static let usage = ExitStatus(rawValue: 64)
+    /// An unexpected system failure (sysexits EX_OSERR).
+    public static let systemFailure = ExitStatus(rawValue: 71)
+    /// Not permitted (sysexits EX_NOPERM).
+    public static let notPermitted = ExitStatus(rawValue: 77)
+
+    /// The verdict of a reachability evaluation.
+    static func of(_ report: ReachabilityReport) -> ExitStatus {
+        if report.resolutionFailure != nil { return .nameNotResolved }
+        return report.isReachable ? .success : .notReachable
+    }
+
+    /// The status for an error that ended a command, and the one line that says why
+    /// (nil for a clean exit such as --help, whose text goes to stdout).
+    static func of(_ error: Error) -> (status: ExitStatus, message: String?) {
+        switch error {
+        case let error as UsageError:
+            return (.usage, error.message)
+        case let error as PermissionError:
+            return (.notPermitted, error.message)
+        case let error as SystemCallError:
+            return (.systemFailure, "system failure: \(error)")
+        case let error as NetlinkRequestError:
+            return (.systemFailure, "system failure: \(error)")
+        case let error as ParseError:
+            return (.systemFailure, "system failure: kernel reply: \(error)")
+        default:
+            // The argument parser's own errors: help and --version are clean exits,
+            // everything else is a usage error, said in one line.
+            let code = ReachCommand.exitCode(for: error)
+            if code == .success { return (.success, nil) }
+            return (.usage, firstLine(of: ReachCommand.message(for: error)))
+        }
+    }
+
+    private static func firstLine(of message: String) -> String {
+        let line = message.split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+        return line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line
+    }
+}
+
+/// Bad input found after parsing: a literal that is no address, a name that can be no name.
+struct UsageError: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// An operation the process may not do (no ICMP permission).
+public struct PermissionError: Error {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import ReachCore
+
+/// `reach`: the root of the command tree. Bare `reach` runs `status`.
+public struct ReachCommand: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "reach",
+        abstract: "Is the network up, can I get there, and how fast does it answer.",
+        discussion: """
+            Exit status: 0 reachable, 1 not reachable, 2 name not resolved, \
+            64 usage error, 71 system failure, 77 not permitted.
+            """,
+        version: "reach \(version)",
+        subcommands: [StatusCommand.self, HostCommand.self, AddrCommand.self],
+        defaultSubcommand: StatusCommand.self
+    )
+
+    public init() {}
+}
+
+/// How results are printed; shared by every evaluating subcommand.
+struct OutputOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print one JSON object (schema in reach(1)).")
+    var json = false
+
+    @Flag(name: .long, help: "Add the flag string (WR ctiCDld) to text output.")
+    var flags = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing; the exit status tells.")
+    var quiet = false
+
+    var renderer: ReportRenderer { ReportRenderer(showsFlags: flags) }
+
+    /// Prints a report as asked and returns the exit status it stands for.
+    func emit(_ report: ReachabilityReport, command: String) -> ExitStatus {
+        if !quiet {
+            let text = json ? renderer.json(report, command: command).serialized() + "\n" : renderer.text(report)
+            OutputChannel.standard.write(text)
+        }
+        return .of(report)
+    }
+}
+
+/// -4 / -6 and --no-cellular.
+struct PathOptions: ParsableArguments {
+    @Flag(name: .customShort("4"), help: "IPv4 only.")
+    var ipv4 = false
+
+    @Flag(name: .customShort("6"), help: "IPv6 only.")
+    var ipv6 = false
+
+    @Flag(name: .long, help: "Count a path over a cellular link as not reachable.")
+    var noCellular = false
+
+    var families: Set<AddressFamily> {
+        var families: Set<AddressFamily> = []
+        if ipv4 { families.insert(.ipv4) }
+        if ipv6 { families.insert(.ipv6) }
+        return families
+    }
+
+    /// The single family a lookup is restricted to; nil when both or neither were named.
+    var singleFamily: AddressFamily? { families.count == 1 ? families.first : nil }
+
+    func makeEvaluator() throws -> ReachabilityEvaluator {
+        let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
+        return ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, allowsCellular: !noCellular))
+    }
+}
+
+struct StatusCommand: ParsableCommand, ReachRunnable {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Is the internet reachable: the route the kernel would pick, per address family."
+    )
+
+    @OptionGroup var path: PathOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute() throws -> ExitStatus {
+        let report = try path.makeEvaluator().evaluateInternet(families: path.families)
+        return output.emit(report, command: "status")
+    }
+}
+
+struct AddrCommand: ParsableCommand, ReachRunnable {
+    static let configuration = CommandConfiguration(
+        commandName: "addr",
+        abstract: "Can this IP address be reached: the kernel's route lookup decides."
+    )
+
+    @Argument(help: "An IPv4 or IPv6 literal; IPv6 may carry %zone.")
+    var address: String
+
+    @OptionGroup var path: PathOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute() throws -> ExitStatus {
+        let target = try TargetParser.address(address)
+        if let family = path.singleFamily, family != target.family {
+            throw UsageError("\(address) is not an \(family.label) address")
+        }
+        return output.emit(try path.makeEvaluator().evaluate(address: target), command: "addr")
+    }
+}
+
+struct HostCommand: ParsableCommand, ReachRunnable {
+    static let configuration = CommandConfiguration(
+        commandName: "host",
+        abstract: "Can this host be reached: every address getaddrinfo gives, evaluated."
+    )
+
+    @Argument(help: "A host name (or anything getaddrinfo accepts).")
+    var name: String
+
+    @Option(name: .long, help: "Bound on name resolution: 5, 1.5s, 300ms, 1m.")
+    var timeout: String = "5s"
+
+    @OptionGroup var path: PathOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute() throws -> ExitStatus {
+        try TargetParser.validateHostName(name)
+        let limit = try TargetParser.positiveDuration(timeout, option: "--timeout")
+        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
+        let report = try path.makeEvaluator().evaluate(host: name, family: path.singleFamily, timeoutMilliseconds: limit.pollTimeout)
+        return output.emit(report, command: "host")
+    }
+}

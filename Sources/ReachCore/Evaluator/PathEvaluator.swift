@@ -1,0 +1,96 @@
+/// Turns the kernel's route answer and link facts into flags and a verdict
+/// (REFERENCE §1, after configd's `checkAddress`).
+public struct PathEvaluator {
+    public var kernel: KernelRoutingFacts
+    public var classifier: LinkClassifier
+    /// SLReachability's "WWAN not allowed": a cellular path is not reachable.
+    public var allowsCellular: Bool
+
+    public init(kernel: KernelRoutingFacts, classifier: LinkClassifier = LinkClassifier(), allowsCellular: Bool = true) {
+        self.kernel = kernel
+        self.classifier = classifier
+        self.allowsCellular = allowsCellular
+    }
+
+    static let tunnelKinds: Set<String> = ["tun", "wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
+
+    /// Evaluates one destination. Throws only for failures that are not verdicts.
+    public func evaluate(_ destination: IPAddress) throws -> PathReport {
+        let answer: RouteAnswer
+        switch try kernel.lookupRoute(to: destination) {
+        case .rejected(let errno):
+            return PathReport(destination: destination, flags: [], reason: try Self.reason(forRejection: errno))
+        case .route(let route):
+            answer = route
+        }
+        if let reason = Self.reason(forRouteType: answer.type) {
+            return PathReport(destination: destination, flags: [], reason: reason)
+        }
+        guard let index = answer.outputInterface, let link = try kernel.link(index: index) else {
+            // The route names no link we can see: nothing can leave through it.
+            return PathReport(destination: destination, flags: [.connectionRequired], reason: .linkDown,
+                              gateway: answer.gateway, source: answer.preferredSource)
+        }
+        return evaluate(destination, route: answer, link: link)
+    }
+
+    /// The pure part: route and link facts to flags and verdict.
+    public func evaluate(_ destination: IPAddress, route: RouteAnswer, link: LinkFacts) -> PathReport {
+        let kind = classifier.classify(link)
+        var flags: ReachabilityFlags = []
+        let pointToPoint = link.flags.contains(.pointToPoint)
+        if pointToPoint || link.hardwareType == .ppp || link.hardwareType == .none
+            || Self.tunnelKinds.contains(link.kind ?? "") || kind == .cellular {
+            flags.insert(.transientConnection)
+        }
+        if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }
+        if route.gateway == nil && !pointToPoint { flags.insert(.isDirect) }
+        if kind == .cellular { flags.insert(.isWWAN) }
+
+        let linkReason = Self.reason(forLink: link, route: route)
+        switch linkReason {
+        case nil: flags.insert(.reachable)
+        case .linkDormant?: flags.formUnion([.connectionRequired, .interventionRequired])
+        default: flags.insert(.connectionRequired)
+        }
+        var reason = linkReason
+        if reason == nil, kind == .cellular, !allowsCellular { reason = .cellularRefused }
+        return PathReport(
+            destination: destination, flags: flags, reason: reason,
+            link: LinkReport(name: link.name, index: link.index, kind: kind, operState: link.operState),
+            gateway: route.gateway, source: route.preferredSource)
+    }
+
+    /// Whether anything can pass through the link: admin up, running, and an
+    /// operstate of up or unknown (lo, and some drivers, report unknown).
+    static func reason(forLink link: LinkFacts, route: RouteAnswer) -> UnreachableReason? {
+        guard link.flags.contains(.up) else { return .linkDown }
+        if link.operState == .dormant || link.flags.contains(.dormant) { return .linkDormant }
+        let operational = link.operState == .up || link.operState == .unknown
+        if !link.flags.contains(.running) || !operational || link.carrier == false { return .noCarrier }
+        if !route.flags.intersection([.linkDown, .dead]).isEmpty { return .noCarrier }
+        return nil
+    }
+
+    /// The verdicts RTM_GETROUTE gives as errors (REFERENCE §2). Anything else is a failure.
+    static func reason(forRejection errno: Errno) throws -> UnreachableReason {
+        switch errno {
+        case .networkUnreachable: return .noRoute
+        case .hostUnreachable: return .unreachableRoute
+        case .invalidArgument: return .blackholeRoute
+        case .permissionDenied: return .prohibitedRoute
+        default: throw NetlinkRequestError(request: "RTM_GETROUTE", errno: errno)
+        }
+    }
+
+    /// Older kernels answer reject routes with a route message of a reject type.
+    static func reason(forRouteType type: RouteType) -> UnreachableReason? {
+        switch type {
+        case .unicast, .local, .broadcast, .multicast, .anycast: return nil
+        case .unreachable: return .unreachableRoute
+        case .blackhole: return .blackholeRoute
+        case .prohibit: return .prohibitedRoute
+        default: return .noRoute
+        }
+    }
+}

@@ -1,0 +1,39 @@
+/// The outgoing link of a path, as reported.
+public struct LinkReport: Hashable, Sendable {
+    public var name: String
+    public var index: UInt32
+    public var kind: LinkKind
+    public var operState: OperState
+
+    public init(name: String, index: UInt32, kind: LinkKind, operState: OperState) {
+        self.name = name
+        self.index = index
+        self.kind = kind
+        self.operState = operState
+    }
+}
+
+/// The evaluation of one destination address: flags, verdict and the path the kernel picked.
+public struct PathReport: Hashable, Sendable {
+    public var destination: IPAddress
+    public var flags: ReachabilityFlags
+    /// nil when reachable.
+    public var reason: UnreachableReason?
+    public var link: LinkReport?
+    /// nil when the destination is directly connected.
+    public var gateway: IPAddress?
+    public var source: IPAddress?
+
+    public init(destination: IPAddress, flags: ReachabilityFlags, reason: UnreachableReason?,
+                link: LinkReport? = nil, gateway: IPAddress? = nil, source: IPAddress? = nil) {
+        self.destination = destination
+        self.flags = flags
+        self.reason = reason
+        self.link = link
+        self.gateway = gateway
+        self.source = source
+    }
+
+    public var family: AddressFamily { destination.family }
+    public var isReachable: Bool { reason == nil }
+}

@@ -1,0 +1,77 @@
+/// What `status`, `host` and `addr` evaluate, as one report.
+public struct ReachabilityReport: Hashable, Sendable {
+    public enum Subject: Hashable, Sendable {
+        /// The internet, per address family.
+        case internet
+        case host(String)
+        case address(IPAddress)
+    }
+
+    public var subject: Subject
+    public var paths: [PathReport]
+    /// Set when a host name did not resolve, with the resolver's words.
+    public var resolutionFailure: String?
+    /// Families that must all be reachable (`-4 -6` together); empty: any one will do.
+    public var requiredFamilies: Set<AddressFamily>
+
+    public init(subject: Subject, paths: [PathReport], resolutionFailure: String? = nil, requiredFamilies: Set<AddressFamily> = []) {
+        self.subject = subject
+        self.paths = paths
+        self.resolutionFailure = resolutionFailure
+        self.requiredFamilies = requiredFamilies
+    }
+
+    public var isReachable: Bool {
+        guard resolutionFailure == nil else { return false }
+        if requiredFamilies.isEmpty { return paths.contains(where: \.isReachable) }
+        return requiredFamilies.allSatisfy { family in paths.contains { $0.family == family && $0.isReachable } }
+    }
+
+    /// The reason the whole subject is not reachable; nil when it is.
+    public var reason: UnreachableReason? {
+        if resolutionFailure != nil { return .nameNotResolved }
+        if isReachable { return nil }
+        return paths.first(where: { !$0.isReachable })?.reason ?? .noRoute
+    }
+}
+
+/// Evaluates the three subjects over a path evaluator and a resolver.
+public struct ReachabilityEvaluator {
+    public var paths: PathEvaluator
+    public var resolver: HostResolving
+
+    public init(paths: PathEvaluator, resolver: HostResolving = SystemHostResolver()) {
+        self.paths = paths
+        self.resolver = resolver
+    }
+
+    /// Where "the internet" is looked up: a global unicast address of each family,
+    /// the classic `ip route get 8.8.8.8`. Only the kernel's route table is asked;
+    /// no packet is sent. (`0.0.0.0` would not do: Linux answers it as local.)
+    public static let internetProbe: [AddressFamily: IPAddress] = [
+        .ipv4: try! IPAddress.parse("8.8.8.8"),
+        .ipv6: try! IPAddress.parse("2001:4860:4860::8888"),
+    ]
+
+    /// `families` empty means both, and either one will do; both named means both are required.
+    public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
+        let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
+        let reports = try evaluated.map { try paths.evaluate(Self.internetProbe[$0]!) }
+        return ReachabilityReport(subject: .internet, paths: reports, requiredFamilies: families.count > 1 ? families : [])
+    }
+
+    public func evaluate(address: IPAddress) throws -> ReachabilityReport {
+        ReachabilityReport(subject: .address(address), paths: [try paths.evaluate(address)])
+    }
+
+    public func evaluate(host name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ReachabilityReport {
+        switch try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds) {
+        case .resolved(let addresses):
+            return ReachabilityReport(subject: .host(name), paths: try addresses.map(paths.evaluate))
+        case .notResolved(let why):
+            return ReachabilityReport(subject: .host(name), paths: [], resolutionFailure: why)
+        case .failed(let error):
+            throw error
+        }
+    }
+}

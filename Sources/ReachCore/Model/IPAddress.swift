@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The two address families `reach` speaks; mirrors AF_INET / AF_INET6.
+public enum AddressFamily: String, Hashable, Sendable, CaseIterable {
+    case ipv4
+    case ipv6
+
+    /// "IPv4" / "IPv6", as people write it.
+    public var label: String { self == .ipv4 ? "IPv4" : "IPv6" }
+    public var addressLength: Int { self == .ipv4 ? 4 : 16 }
+    public var kernelValue: Int32 { self == .ipv4 ? AF_INET : AF_INET6 }
+    public var prefixLength: UInt8 { self == .ipv4 ? 32 : 128 }
+
+    public init?(kernelValue: Int32) {
+        switch kernelValue {
+        case AF_INET: self = .ipv4
+        case AF_INET6: self = .ipv6
+        default: return nil
+        }
+    }
+}
+
+/// An IPv4 or IPv6 address in network byte order, with an IPv6 zone (scope) when given.
+public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+    public let family: AddressFamily
+    public let bytes: [UInt8]
+    /// The interface index of an IPv6 zone (`fe80::1%eth0`), 0 when none.
+    public let scopeID: UInt32
+    /// The zone as written, kept for display.
+    public let zone: String?
+
+    public init?(family: AddressFamily, bytes: [UInt8], scopeID: UInt32 = 0, zone: String? = nil) {
+        guard bytes.count == family.addressLength else { return nil }
+        self.family = family
+        self.bytes = bytes
+        self.scopeID = family == .ipv6 ? scopeID : 0
+        self.zone = family == .ipv6 ? zone : nil
+    }
+
+    public enum ParseError: Error, Equatable {
+        case notAnAddress
+        case unknownZone(String)
+        case zoneOnIPv4
+    }
+
+    /// Parses a strict literal, as inet_pton accepts it; IPv6 may carry `%zone`
+    /// (an interface name or index that must exist).
+    public static func parse(_ text: String) throws(ParseError) -> IPAddress {
+        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        let literal = String(parts[0])
+        if let bytes = AddressConversion.bytes(ofLiteral: literal, family: .ipv4) {
+            if parts.count > 1 { throw .zoneOnIPv4 }
+            return IPAddress(family: .ipv4, bytes: bytes)!
+        }
+        guard let bytes = AddressConversion.bytes(ofLiteral: literal, family: .ipv6) else {
+            throw .notAnAddress
+        }
+        guard parts.count > 1 else { return IPAddress(family: .ipv6, bytes: bytes)! }
+        let zone = String(parts[1])
+        guard let index = resolveZone(zone) else { throw .unknownZone(zone) }
+        return IPAddress(family: .ipv6, bytes: bytes, scopeID: index, zone: zone)!
+    }
+
+    private static func resolveZone(_ zone: String) -> UInt32? {
+        guard !zone.isEmpty else { return nil }
+        if let number = UInt32(zone), number > 0, System.interfaceName(index: number) != nil { return number }
+        let index = System.interfaceIndex(named: zone)
+        return index == 0 ? nil : index
+    }
+
+    public var description: String {
+        let text = AddressConversion.text(of: bytes, family: family)
+        if let zone { return text + "%" + zone }
+        return text
+    }
+
+    /// fe80::/10, where a zone is needed to pick the link.
+    public var isIPv6LinkLocal: Bool {
+        family == .ipv6 && bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80
+    }
+}

@@ -1,0 +1,81 @@
+/// The sysfs facts about a link that netlink does not carry: DEVTYPE and the
+/// wireless markers. Its root is injectable so tests can feed fake trees.
+public struct SysfsNetDirectory: Sendable {
+    public var root: String
+    public init(root: String = "/sys/class/net") { self.root = root }
+
+    public struct Facts: Equatable, Sendable {
+        public var deviceType: String?
+        public var isWireless: Bool
+    }
+
+    /// The entry for `name`, trusted only when its `ifindex` equals netlink's:
+    /// a sysfs mounted in another namespace can hold a different link of the same name.
+    public func facts(name: String, index: UInt32) -> Facts? {
+        guard !name.isEmpty, !name.contains("/"), name != "." && name != ".." else { return nil }
+        let directory = root + "/" + name
+        guard let indexText = System.readSmallFile(directory + "/ifindex"),
+              UInt32(indexText.trimmingWhitespace()) == index else { return nil }
+        var deviceType: String?
+        for line in (System.readSmallFile(directory + "/uevent") ?? "").split(separator: "\n") where line.hasPrefix("DEVTYPE=") {
+            deviceType = String(line.dropFirst("DEVTYPE=".count))
+        }
+        let wireless = System.pathExists(directory + "/phy80211") || System.pathExists(directory + "/wireless")
+        return Facts(deviceType: deviceType, isWireless: wireless)
+    }
+}
+
+/// Sorts a link into a `LinkKind` in NetworkManager's order; the first match wins.
+public struct LinkClassifier: Sendable {
+    public var sysfs: SysfsNetDirectory
+    public init(sysfs: SysfsNetDirectory = SysfsNetDirectory()) { self.sysfs = sysfs }
+
+    static let vpnKinds: Set<String> = ["wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
+    static let virtualKinds: Set<String> = [
+        "veth", "macvlan", "macvtap", "ipvlan", "ipvtap", "vxlan", "geneve", "vlan", "bond", "team",
+        "dummy", "vrf", "gretap", "ip6gretap", "netkit", "nlmon", "ifb",
+    ]
+    static let cellularNamePrefixes = ["rmnet", "rev_rmnet", "ccmni"]
+
+    public func classify(_ link: LinkFacts) -> LinkKind {
+        // 1. The netlink kind.
+        if let kind = link.kind {
+            if kind == "bridge" { return .bridge }
+            // tun and tap share the kind "tun"; a tap is an Ethernet-framed virtual link.
+            if kind == "tun" { return link.hardwareType == .ether ? .virtual : .vpn }
+            if Self.vpnKinds.contains(kind) { return .vpn }
+            if Self.virtualKinds.contains(kind) { return .virtual }
+        }
+        // 2. The hardware type.
+        switch link.hardwareType {
+        case .loopback: return .loopback
+        case .ppp, .none, .tunnel, .tunnel6, .sit, .ipgre: return .vpn
+        default: break
+        }
+        // 3 and 4. sysfs DEVTYPE, then the wireless markers.
+        let facts = sysfs.facts(name: link.name, index: link.index)
+        switch facts?.deviceType {
+        case "wlan": return .wifi
+        case "wwan": return .cellular
+        case "bridge": return .bridge
+        case "bond", "vlan": return .virtual
+        case "wireguard": return .vpn
+        default: break
+        }
+        if facts?.isWireless == true { return .wifi }
+        // 5. Modem drivers that present Ethernet or raw-IP links by name.
+        if link.hardwareType == .rawIP { return .cellular }
+        if link.hardwareType == .ether, Self.cellularNamePrefixes.contains(where: link.name.hasPrefix) { return .cellular }
+        // 6. A plain Ethernet link with nothing else said about it.
+        if link.hardwareType == .ether, link.kind == nil, facts?.deviceType == nil { return .ethernet }
+        return .other
+    }
+}
+
+extension String {
+    func trimmingWhitespace() -> String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

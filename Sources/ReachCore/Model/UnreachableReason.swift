@@ -1,0 +1,36 @@
+/// Why a path is not reachable: the closed list of reasons. `rawValue` is the JSON form.
+public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
+    /// No route matched (ENETUNREACH; a `throw` route answers the same).
+    case noRoute = "no_route"
+    /// An `unreachable` route (EHOSTUNREACH).
+    case unreachableRoute = "unreachable_route"
+    /// A `blackhole` route (EINVAL).
+    case blackholeRoute = "blackhole_route"
+    /// A `prohibit` route (EACCES).
+    case prohibitedRoute = "prohibited_route"
+    /// The outgoing link is administratively down, or gone.
+    case linkDown = "link_down"
+    /// The outgoing link is up but has no carrier (the kernel keeps the route, `linkdown`).
+    case noCarrier = "no_carrier"
+    /// The outgoing link is dormant (802.1X / WPA waiting).
+    case linkDormant = "link_dormant"
+    /// The path is cellular and cellular was refused (`--no-cellular`).
+    case cellularRefused = "cellular_refused"
+    /// The host name did not resolve, or the resolver did not answer in time.
+    case nameNotResolved = "name_not_resolved"
+
+    /// How text output says it.
+    public var phrase: String {
+        switch self {
+        case .noRoute: "no route"
+        case .unreachableRoute: "unreachable route"
+        case .blackholeRoute: "blackhole route"
+        case .prohibitedRoute: "prohibited route"
+        case .linkDown: "link down"
+        case .noCarrier: "no carrier"
+        case .linkDormant: "link dormant"
+        case .cellularRefused: "cellular refused"
+        case .nameNotResolved: "name not resolved"
+        }
+    }
+}

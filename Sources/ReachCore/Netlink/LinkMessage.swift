@@ -1,0 +1,120 @@
+import CReachShims
+
+/// Interface flags (`ifi_flags`, mirrors IFF_* in <net/if.h> and <linux/if.h>).
+public struct InterfaceFlags: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let up = InterfaceFlags(rawValue: 0x1)
+    public static let loopback = InterfaceFlags(rawValue: 0x8)
+    public static let pointToPoint = InterfaceFlags(rawValue: 0x10)
+    public static let running = InterfaceFlags(rawValue: 0x40)
+    public static let lowerUp = InterfaceFlags(rawValue: 0x10000)
+    public static let dormant = InterfaceFlags(rawValue: 0x20000)
+}
+
+/// RFC 2863 operational state (`IFLA_OPERSTATE`, mirrors IF_OPER_* in <linux/if.h>).
+public struct OperState: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let unknown = OperState(rawValue: 0)
+    public static let notPresent = OperState(rawValue: 1)
+    public static let down = OperState(rawValue: 2)
+    public static let lowerLayerDown = OperState(rawValue: 3)
+    public static let testing = OperState(rawValue: 4)
+    public static let dormant = OperState(rawValue: 5)
+    public static let up = OperState(rawValue: 6)
+
+    /// The names `ip link` and /sys/class/net/IF/operstate use.
+    public var description: String {
+        switch rawValue {
+        case 0: "unknown"
+        case 1: "notpresent"
+        case 2: "down"
+        case 3: "lowerlayerdown"
+        case 4: "testing"
+        case 5: "dormant"
+        case 6: "up"
+        default: "\(rawValue)"
+        }
+    }
+}
+
+/// Link-layer type (`ifi_type`, mirrors ARPHRD_* in <linux/if_arp.h>).
+public struct HardwareType: RawRepresentable, Hashable, Sendable {
+    public var rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+    public static let ether = HardwareType(rawValue: UInt16(ARPHRD_ETHER))
+    public static let ppp = HardwareType(rawValue: UInt16(ARPHRD_PPP))
+    public static let rawIP = HardwareType(rawValue: 519) // ARPHRD_RAWIP
+    public static let tunnel = HardwareType(rawValue: UInt16(ARPHRD_TUNNEL))
+    public static let tunnel6 = HardwareType(rawValue: UInt16(ARPHRD_TUNNEL6))
+    public static let sit = HardwareType(rawValue: UInt16(ARPHRD_SIT))
+    public static let ipgre = HardwareType(rawValue: UInt16(ARPHRD_IPGRE))
+    public static let loopback = HardwareType(rawValue: UInt16(ARPHRD_LOOPBACK))
+    public static let none = HardwareType(rawValue: UInt16(ARPHRD_NONE))
+}
+
+/// What RTM_GETLINK tells about one link.
+public struct LinkFacts: Equatable, Sendable {
+    public var index: UInt32
+    public var name: String
+    public var hardwareType: HardwareType
+    public var flags: InterfaceFlags
+    public var operState: OperState
+    /// IFLA_INFO_KIND ("veth", "tun", "bridge", ...); nil for a physical NIC.
+    public var kind: String?
+    /// IFLA_CARRIER, when the kernel reports it.
+    public var carrier: Bool?
+
+    public init(index: UInt32, name: String, hardwareType: HardwareType, flags: InterfaceFlags,
+                operState: OperState, kind: String? = nil, carrier: Bool? = nil) {
+        self.index = index
+        self.name = name
+        self.hardwareType = hardwareType
+        self.flags = flags
+        self.operState = operState
+        self.kind = kind
+        self.carrier = carrier
+    }
+}
+
+/// RTM_GETLINK: encoding the request and decoding RTM_NEWLINK.
+public enum LinkMessage {
+    public static let headerLength = 16 // struct ifinfomsg
+
+    /// RTEXT_FILTER_SKIP_STATS: leave the counters out of the reply (a smaller answer).
+    static let skipStatistics: UInt32 = 1 << 3
+
+    public static func requestPayload(index: UInt32) -> [UInt8] {
+        var bytes: [UInt8] = [UInt8(AF_UNSPEC), 0]          // ifi_family, pad
+        bytes += ByteOrder.encodeHost(UInt16(0))            // ifi_type
+        bytes += ByteOrder.encodeHost(Int32(bitPattern: index)) // ifi_index
+        bytes += ByteOrder.encodeHost(UInt32(0))            // ifi_flags
+        bytes += ByteOrder.encodeHost(UInt32(0))            // ifi_change
+        bytes += NetlinkAttribute(type: UInt16(IFLA_EXT_MASK), bytes: ByteOrder.encodeHost(skipStatistics)).encoded()
+        return bytes
+    }
+
+    public static func decode(_ payload: ArraySlice<UInt8>) throws -> LinkFacts {
+        var reader = ByteReader(payload)
+        try reader.skip(2)                                   // family, pad
+        let type = HardwareType(rawValue: try reader.readHostUInt16())
+        let index = UInt32(bitPattern: try reader.readHostInt32())
+        let flags = InterfaceFlags(rawValue: try reader.readHostUInt32())
+        _ = try reader.readHostUInt32()                      // ifi_change
+        var facts = LinkFacts(index: index, name: "", hardwareType: type, flags: flags, operState: .unknown)
+        for attribute in try NetlinkAttribute.parseAll(payload.dropFirst(headerLength)) {
+            switch Int(attribute.kind) {
+            case Int(IFLA_IFNAME): facts.name = attribute.string()
+            case Int(IFLA_OPERSTATE): facts.operState = OperState(rawValue: try attribute.uint8())
+            case Int(IFLA_CARRIER): facts.carrier = try attribute.uint8() != 0
+            case Int(IFLA_LINKINFO):
+                for info in try NetlinkAttribute.parseAll(attribute.value) where Int(info.kind) == Int(IFLA_INFO_KIND) {
+                    facts.kind = info.string()
+                }
+            default: continue
+            }
+        }
+        return facts
+    }
+}

@@ -1,0 +1,123 @@
+import CReachShims
+
+/// A route type (`rtm_type`, mirrors RTN_* in <linux/rtnetlink.h>).
+public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let unspecified = RouteType(rawValue: UInt8(RTN_UNSPEC))
+    public static let unicast = RouteType(rawValue: UInt8(RTN_UNICAST))
+    public static let local = RouteType(rawValue: UInt8(RTN_LOCAL))
+    public static let broadcast = RouteType(rawValue: UInt8(RTN_BROADCAST))
+    public static let anycast = RouteType(rawValue: UInt8(RTN_ANYCAST))
+    public static let multicast = RouteType(rawValue: UInt8(RTN_MULTICAST))
+    public static let blackhole = RouteType(rawValue: UInt8(RTN_BLACKHOLE))
+    public static let unreachable = RouteType(rawValue: UInt8(RTN_UNREACHABLE))
+    public static let prohibit = RouteType(rawValue: UInt8(RTN_PROHIBIT))
+    public static let `throw` = RouteType(rawValue: UInt8(RTN_THROW))
+
+    public var description: String {
+        switch self {
+        case .unicast: "unicast"
+        case .local: "local"
+        case .broadcast: "broadcast"
+        case .anycast: "anycast"
+        case .multicast: "multicast"
+        case .blackhole: "blackhole"
+        case .unreachable: "unreachable"
+        case .prohibit: "prohibit"
+        case .throw: "throw"
+        default: "type \(rawValue)"
+        }
+    }
+}
+
+/// Next-hop and route flags (`rtm_flags`, mirrors RTNH_F_* and RTM_F_*).
+public struct RouteFlags: OptionSet, Hashable, Sendable {
+    public var rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    public static let dead = RouteFlags(rawValue: UInt32(RTNH_F_DEAD))
+    public static let onLink = RouteFlags(rawValue: UInt32(RTNH_F_ONLINK))
+    public static let linkDown = RouteFlags(rawValue: UInt32(RTNH_F_LINKDOWN))
+}
+
+/// What RTM_GETROUTE answered with a route message.
+public struct RouteAnswer: Equatable, Sendable {
+    public var family: AddressFamily
+    public var type: RouteType
+    public var flags: RouteFlags
+    public var table: UInt32
+    public var outputInterface: UInt32?
+    public var gateway: IPAddress?
+    public var preferredSource: IPAddress?
+    public var destination: IPAddress?
+
+    public init(family: AddressFamily, type: RouteType, flags: RouteFlags = [], table: UInt32 = 254,
+                outputInterface: UInt32? = nil, gateway: IPAddress? = nil,
+                preferredSource: IPAddress? = nil, destination: IPAddress? = nil) {
+        self.family = family
+        self.type = type
+        self.flags = flags
+        self.table = table
+        self.outputInterface = outputInterface
+        self.gateway = gateway
+        self.preferredSource = preferredSource
+        self.destination = destination
+    }
+}
+
+/// RTM_GETROUTE: encoding the request and decoding the kernel's route message.
+public enum RouteMessage {
+    public static let headerLength = 12 // struct rtmsg
+
+    /// The payload (rtmsg + attributes) asking which route the kernel would pick
+    /// for `destination`, optionally through interface `outputInterface` (an IPv6 zone).
+    public static func lookupPayload(destination: IPAddress, outputInterface: UInt32? = nil) -> [UInt8] {
+        var bytes: [UInt8] = [
+            UInt8(destination.family.kernelValue), // rtm_family
+            destination.family.prefixLength,      // rtm_dst_len
+            0, 0,                                 // rtm_src_len, rtm_tos
+            0, 0, 0, 0,                           // rtm_table, rtm_protocol, rtm_scope, rtm_type
+        ]
+        bytes += ByteOrder.encodeHost(UInt32(0))  // rtm_flags
+        bytes += NetlinkAttribute(type: UInt16(RTA_DST.rawValue), bytes: destination.bytes).encoded()
+        if let outputInterface {
+            bytes += NetlinkAttribute(type: UInt16(RTA_OIF.rawValue), bytes: ByteOrder.encodeHost(outputInterface)).encoded()
+        }
+        return bytes
+    }
+
+    /// Decodes an RTM_NEWROUTE payload. Unknown attributes are skipped.
+    public static func decode(_ payload: ArraySlice<UInt8>) throws -> RouteAnswer {
+        var reader = ByteReader(payload)
+        let familyValue = try reader.readUInt8()
+        guard let family = AddressFamily(kernelValue: Int32(familyValue)) else {
+            throw ParseError(offset: 0, "route family \(familyValue) is neither IPv4 nor IPv6")
+        }
+        try reader.skip(3)                       // dst_len, src_len, tos
+        var table = UInt32(try reader.readUInt8())
+        try reader.skip(2)                       // protocol, scope
+        let type = RouteType(rawValue: try reader.readUInt8())
+        let flags = RouteFlags(rawValue: try reader.readHostUInt32())
+        var answer = RouteAnswer(family: family, type: type, flags: flags, table: table)
+        for attribute in try NetlinkAttribute.parseAll(payload.dropFirst(headerLength)) {
+            switch Int(attribute.kind) {
+            case Int(RTA_OIF.rawValue): answer.outputInterface = try attribute.uint32()
+            case Int(RTA_GATEWAY.rawValue): answer.gateway = attribute.address(family: family)
+            case Int(RTA_PREFSRC.rawValue): answer.preferredSource = attribute.address(family: family)
+            case Int(RTA_DST.rawValue): answer.destination = attribute.address(family: family)
+            case Int(RTA_TABLE.rawValue):
+                table = try attribute.uint32()
+                answer.table = table
+            case Int(RTA_VIA.rawValue):
+                // struct rtvia: a 2-byte family, then the address (IPv4 routes via IPv6 next hops).
+                var via = ByteReader(attribute.value)
+                let viaFamily = try via.readHostUInt16()
+                if let nextHopFamily = AddressFamily(kernelValue: Int32(viaFamily)) {
+                    answer.gateway = IPAddress(family: nextHopFamily, bytes: Array(via.bytes[via.offset...]))
+                }
+            default: continue
+            }
+        }
+        return answer
+    }
+}

@@ -1,0 +1,38 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Unbuffered-by-line writes to stdout / stderr without Foundation. A write to a
+/// closed pipe fails quietly (EPIPE): the reader going away is not an error.
+public final class OutputChannel {
+    public static let standard = OutputChannel(fileDescriptor: 1)
+    public static let standardError = OutputChannel(fileDescriptor: 2)
+
+    public let fileDescriptor: Int32
+    private var pending: [UInt8] = []
+    public private(set) var readerGone = false
+
+    public init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    /// Queues text and writes it out at once: lines reach a pipe as they are made.
+    public func write(_ text: String) {
+        pending.append(contentsOf: text.utf8)
+        flush()
+    }
+
+    public func flush() {
+        var offset = 0
+        while offset < pending.count, !readerGone {
+            let written = pending.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                readerGone = true // EPIPE, or stdout closed: nothing more can be said there
+                break
+            }
+            offset += written
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}

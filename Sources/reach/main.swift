@@ -1,0 +1,3 @@
+import ReachCLI
+
+ReachMain.run()

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs the Debian packages a target needs, only those missing.
+#   scripts/install-deps.sh build   libcap-dev (to build reach)
+#   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
+#                                   dnsmasq, nftables, hyperfine, mandoc, valgrind
+set -euo pipefail
+packages=(libcap-dev pkg-config)
+if [ "${1:-build}" = test ]; then
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux)
+fi
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" -ne 0 ]; then
+  echo "reach: missing Debian packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+  exit 1
+fi
+echo "installing: ${missing[*]}"
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# dnsmasq's package starts a system-wide service; the tests start their own per namespace.
+if command -v systemctl >/dev/null 2>&1; then systemctl disable --now dnsmasq >/dev/null 2>&1 || true; fi
