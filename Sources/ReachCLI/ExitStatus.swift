@@ -25,6 +25,15 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         return report.isReachable ? .success : .notReachable
     }
 
+    /// How `watch` ended: 1 only when `--until` was still waiting (timeout, signal),
+    /// as nm-online and systemd-networkd-wait-online do.
+    static func of(_ end: WatchEnd, waitingUntil: Bool) -> ExitStatus {
+        switch end {
+        case .conditionMet, .countReached, .readerGone: return .success
+        case .timedOut, .interrupted: return waitingUntil ? .notReachable : .success
+        }
+    }
+
     /// The status for an error that ended a command, and the one line that says why
     /// (nil for a clean exit such as --help, whose text goes to stdout).
     static func of(_ error: Error) -> (status: ExitStatus, message: String?) {

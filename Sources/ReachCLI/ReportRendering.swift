@@ -14,7 +14,7 @@ struct ReportRenderer {
         return report.paths.map { label(for: $0, in: report.subject) + ": " + describe($0) + "\n" }.joined()
     }
 
-    private func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
+    func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
         switch subject {
         case .internet: path.family.label
         case .host(let name): "\(name) (\(path.destination))"

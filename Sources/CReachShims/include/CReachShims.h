@@ -20,6 +20,9 @@
 #include <linux/if_link.h>
 #include <linux/if_arp.h>
 #include <linux/errqueue.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <time.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);

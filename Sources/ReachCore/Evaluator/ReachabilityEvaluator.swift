@@ -65,13 +65,8 @@ public struct ReachabilityEvaluator {
     }
 
     public func evaluate(host name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ReachabilityReport {
-        switch try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds) {
-        case .resolved(let addresses):
-            return ReachabilityReport(subject: .host(name), paths: try addresses.map(paths.evaluate))
-        case .notResolved(let why):
-            return ReachabilityReport(subject: .host(name), paths: [], resolutionFailure: why)
-        case .failed(let error):
-            throw error
-        }
+        let outcome = try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds)
+        if case .failed(let error) = outcome { throw error }
+        return try evaluate(host: name, outcome: outcome)
     }
 }
