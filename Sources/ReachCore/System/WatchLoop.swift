@@ -18,6 +18,8 @@ public final class WatchLoop {
     static let receiveBufferSize: Int32 = 8 << 20
     /// How long the first lookup of a name may take before "no answer yet" is shown.
     static let resolutionPatience = TimeSpan(milliseconds: 5000)
+    /// The least time between two evaluations while messages keep coming.
+    static let burstHoldoff = TimeSpan(milliseconds: 5)
 
     public let target: WatchTarget
     public let configuration: WatchConfiguration
@@ -51,11 +53,13 @@ public final class WatchLoop {
         var now = System.monotonicMilliseconds()
         var machine = WatchStateMachine(configuration: configuration, startedAt: now)
         var schedule = ResolutionSchedule(interval: resolveInterval, patience: Self.resolutionPatience, now: now)
+        var pacer = EvaluationPacer(holdoff: Self.burstHoldoff)
         var lookup: HostResolution?
         var outcome: ResolutionOutcome?
 
         func observe(_ report: ReachabilityReport) {
-            let instant = WatchInstant(monotonic: System.monotonicMilliseconds(), wall: System.realtimeMilliseconds())
+            // The time of a change is when its first message was seen, not when it was evaluated.
+            let instant = pacer.evaluated(at: System.monotonicMilliseconds()) ?? Self.now()
             var report = report
             if let interface { report = report.restricted(toInterface: interface) }
             for event in machine.observe(report, at: instant) { emit(event) }
@@ -69,7 +73,10 @@ public final class WatchLoop {
                 statistics.evaluations += 1
                 observe(try evaluator.evaluate(address: address))
             case .host(let name, _):
-                guard let outcome else { return } // the first answer is still on its way
+                guard let outcome else {
+                    _ = pacer.evaluated(at: System.monotonicMilliseconds()) // the first answer is still on its way
+                    return
+                }
                 statistics.evaluations += 1
                 observe(try evaluator.evaluate(host: name, outcome: outcome))
             }
@@ -90,11 +97,12 @@ public final class WatchLoop {
                     schedule.requestRefresh() // keep waiting for the real answer; next lookup after it
                 }
             }
+            if pacer.isDue(at: now) { try evaluateAndObserve() }
             for event in machine.advance(to: now) { emit(event) }
             if output.readerGone { machine.stop(.readerGone) }
             if let end = machine.end { return end }
 
-            let deadlines = [machine.nextDeadline, target.isHost ? schedule.nextDeadline : nil].compactMap { $0 }
+            let deadlines = [machine.nextDeadline, pacer.nextDeadline, target.isHost ? schedule.nextDeadline : nil].compactMap { $0 }
             let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - now)) } ?? -1
             var descriptors: [(fd: Int32, events: Int16)] = [
                 (monitor.fileDescriptor, Int16(POLLIN)),
@@ -119,7 +127,7 @@ public final class WatchLoop {
                 if drain.overrun { statistics.overruns += 1 }
                 if drain.sawChange {
                     schedule.requestRefresh()
-                    try evaluateAndObserve()
+                    if pacer.changeSeen(at: Self.now()) { try evaluateAndObserve() }
                 }
             }
             if let running = lookup, ready.count > 3, ready[3] & Int16(POLLIN) != 0, let answer = try running.wait(timeoutMilliseconds: 0) {
@@ -130,6 +138,12 @@ public final class WatchLoop {
                 try evaluateAndObserve()
             }
         }
+    }
+}
+
+extension WatchLoop {
+    static func now() -> WatchInstant {
+        WatchInstant(monotonic: System.monotonicMilliseconds(), wall: System.realtimeMilliseconds())
     }
 }
 
