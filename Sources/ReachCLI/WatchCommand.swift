@@ -39,6 +39,10 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Flag(name: .long, help: .hidden)
     var debugStats = false
 
+    /// For the overrun test: a tiny netlink receive buffer makes the kernel drop messages.
+    @Option(name: .long, help: .hidden)
+    var debugReceiveBuffer: Int32?
+
     @OptionGroup var path: PathOptions
     @OptionGroup var output: OutputOptions
 
@@ -56,6 +60,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
 
         let loop = WatchLoop(target: watchTarget, configuration: configuration, resolveInterval: interval,
                              interface: interface, evaluator: try path.makeEvaluator())
+        if let debugReceiveBuffer { loop.receiveBufferSize = debugReceiveBuffer }
         let renderer = WatchRenderer(report: output.renderer)
         let end = try loop.run { event in
             guard !output.quiet else { return }

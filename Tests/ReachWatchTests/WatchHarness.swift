@@ -84,8 +84,19 @@ final class WatchNamespace {
         try runCommand(["ip", "netns", "exec", name, try reachBinary()] + arguments, allowFailure: true)
     }
 
+    /// Writes /etc/netns/NAME/FILE, which `ip netns exec` mounts over /etc/FILE; returns its path.
+    @discardableResult
+    func etcFile(_ file: String, _ text: String) throws -> String {
+        let directory = "/etc/netns/\(name)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/\(file)"
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        return path
+    }
+
     func delete() {
         _ = try? runCommand(["ip", "netns", "delete", name], allowFailure: true)
+        try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
     }
 
     deinit { delete() }

@@ -230,3 +230,66 @@ final class WatchNamespaceTests: XCTestCase {
         XCTAssertLessThanOrEqual(after - before, 2, "voluntary context switches over 3 idle seconds")
     }
 }
+
+/// Overrun and names: the kernel dropping messages, and a host target re-resolved.
+final class WatchOverrunAndNameTests: XCTestCase {
+    var namespace: WatchNamespace!
+
+    override func setUpWithError() throws {
+        try requireRoot()
+        namespace = try WatchNamespace()
+    }
+
+    override func tearDown() {
+        namespace?.delete()
+        namespace = nil
+    }
+
+    func testAnOverrunResynchronisesAndCarriesOn() throws {
+        try namespace.ip("route del default")
+        let watch = try WatchProcess(namespace: namespace, arguments: ["-4", "--debug-stats", "--debug-receive-buffer", "4096"])
+        XCTAssertEqual(watch.waitForLines(1).map(\.state), ["IPv4: not reachable (no route)"])
+        // Stopped, the watcher cannot read: the burst overflows its socket.
+        watch.signal(SIGSTOP)
+        let routes = (0..<1000).map { "198.19.\($0 / 250).\($0 % 250 + 1)/32" }
+        try namespace.ipBatch(routes.map { "route add \($0) via 198.18.0.1" } + ["route add default via 198.18.0.1"])
+        watch.signal(SIGCONT)
+        let lines = watch.waitForLines(2, timeout: 2)
+        XCTAssertEqual(lines.last?.state, "IPv4: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2")
+        // And it still follows changes after the overrun.
+        try namespace.ip("link set v1 down")
+        XCTAssertEqual(watch.waitForLines(3, timeout: 1).last?.state, "IPv4: not reachable (no carrier on v0)")
+        watch.signal(SIGTERM)
+        XCTAssertEqual(watch.waitForExit(timeout: 2), 0)
+        let statistics = try WatchNamespaceTests.statistics(watch.standardError)
+        XCTAssertGreaterThanOrEqual(statistics["overruns", default: 0], 1, "\(statistics)")
+    }
+
+    func testAHostIsReResolvedAndANameThatDoesNotResolveIsAState() throws {
+        let hosts = try namespace.etcFile("hosts", "127.0.0.1 localhost\n203.0.113.7 db.test\n")
+        try namespace.etcFile("resolv.conf", "nameserver 127.0.0.1\n") // nothing listens: refused at once
+        try namespace.ip("route add 198.51.100.0/24 via 198.18.0.1 dev v0 metric 5")
+        let watch = try WatchProcess(namespace: namespace, arguments: ["db.test", "--resolve-interval", "300ms"])
+        XCTAssertEqual(watch.waitForLines(1).map(\.state), ["db.test (203.0.113.7): reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2"])
+        // In place, so the bind mount `ip netns exec` made sees it.
+        try overwrite(hosts, "127.0.0.1 localhost\n198.51.100.9 db.test\n")
+        let lines = watch.waitForLines(3, timeout: 1.5)
+        XCTAssertEqual(lines.count, 3, "\(lines.map(\.text))")
+        let changed = lines.dropFirst().map(\.text).sorted()
+        XCTAssertTrue(changed.contains { $0.contains("db.test (198.51.100.9): reachable via virtual v0") && $0.contains("was: not among the addresses") }, "\(changed)")
+        XCTAssertTrue(changed.contains { $0.contains("db.test (203.0.113.7): no longer among the addresses") }, "\(changed)")
+
+        try overwrite(hosts, "127.0.0.1 localhost\n")
+        let unresolved = watch.waitForLines(4, timeout: 1.5)
+        XCTAssertEqual(unresolved.count, 4)
+        XCTAssertTrue(unresolved.last?.state.hasPrefix("db.test: not reachable (name not resolved") == true, "\(unresolved.map(\.text))")
+        XCTAssertNil(watch.waitForExit(timeout: 0.1), "a name that does not resolve is a state, not an exit")
+    }
+
+    private func overwrite(_ path: String, _ text: String) throws {
+        let handle = try XCTUnwrap(FileHandle(forUpdatingAtPath: path))
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+    }
+}

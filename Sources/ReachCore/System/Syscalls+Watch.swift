@@ -35,7 +35,7 @@ extension System {
     }
 
     /// Tries SO_RCVBUFFORCE (root may exceed rmem_max), then SO_RCVBUF.
-    static func enlargeReceiveBuffer(_ fd: Int32, to size: Int32) {
+    static func setReceiveBuffer(_ fd: Int32, to size: Int32) {
         if (try? setOption(fd, SOL_SOCKET, SO_RCVBUFFORCE, size)) == nil {
             try? setOption(fd, SOL_SOCKET, SO_RCVBUF, size)
         }

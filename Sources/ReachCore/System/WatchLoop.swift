@@ -15,7 +15,7 @@ public final class WatchLoop {
         RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE,
     ].map { UInt32($0.rawValue) }
     /// Room for a burst of thousands of route messages before the kernel drops any.
-    static let receiveBufferSize: Int32 = 8 << 20
+    public static let defaultReceiveBufferSize: Int32 = 8 << 20
     /// How long the first lookup of a name may take before "no answer yet" is shown.
     static let resolutionPatience = TimeSpan(milliseconds: 5000)
     /// The least time between two evaluations while messages keep coming.
@@ -25,6 +25,8 @@ public final class WatchLoop {
     public let configuration: WatchConfiguration
     public let resolveInterval: TimeSpan
     public let interface: String?
+    /// The multicast socket's receive buffer (a test shrinks it to force ENOBUFS).
+    public var receiveBufferSize = WatchLoop.defaultReceiveBufferSize
     private let evaluator: ReachabilityEvaluator
     private let output: OutputChannel
     public private(set) var statistics = WatchStatistics()
@@ -47,7 +49,7 @@ public final class WatchLoop {
         defer { System.close(signals) }
         // Subscribe before the first evaluation: a change in between is then not lost.
         let monitor = try NetlinkSocket()
-        System.enlargeReceiveBuffer(monitor.fileDescriptor, to: Self.receiveBufferSize)
+        System.setReceiveBuffer(monitor.fileDescriptor, to: receiveBufferSize)
         for group in Self.groups { try monitor.join(group: group) }
 
         var now = System.monotonicMilliseconds()
