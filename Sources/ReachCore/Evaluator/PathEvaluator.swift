@@ -44,10 +44,12 @@ public struct PathEvaluator {
             flags.insert(.transientConnection)
         }
         if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }
-        if route.gateway == nil && !pointToPoint { flags.insert(.isDirect) }
         if kind == .cellular { flags.insert(.isWWAN) }
 
         let linkReason = Self.reason(forLink: link, route: route)
+        // IsDirect describes a path that can be used: a link without carrier reads
+        // `-- c------` (REFERENCE §1), as Apple sets IsDirect only on a satisfied path.
+        if route.gateway == nil && !pointToPoint && linkReason == nil { flags.insert(.isDirect) }
         switch linkReason {
         case nil: flags.insert(.reachable)
         case .linkDormant?: flags.formUnion([.connectionRequired, .interventionRequired])
