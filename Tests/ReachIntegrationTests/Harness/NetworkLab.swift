@@ -6,23 +6,25 @@ import XCTest
 
 /// Network namespaces, links and helper processes made for one test, all removed by
 /// `tearDown()` — which the test registers before building anything, so it runs on failure too.
-/// Names are `rch-integ-<pid>-<n>-<role>`: unique per process, and a later run can tell
+/// Names are `<prefix><pid>-<n>-<role>`: unique per process, and a later run can tell
 /// (by the pid) which leftovers of a crashed run are safe to remove.
 final class NetworkLab {
-    static let prefix = "rch-integ-"
     nonisolated(unsafe) private static var counter = 0
 
-    /// `rch-integ-<pid>-<n>`, the prefix of every namespace this lab makes.
+    /// `rch-integ-` by default; another suite reusing the harness passes its own.
+    let prefix: String
+    /// `<prefix><pid>-<n>`, the prefix of every namespace this lab makes.
     let tag: String
     /// A private directory for logs and helper scripts.
     let directory: String
     private(set) var namespaces: [Namespace] = []
     private var processes: [BackgroundProcess] = []
 
-    init() throws {
+    init(prefix: String = "rch-integ-") throws {
         Self.counter += 1
-        tag = "\(Self.prefix)\(getpid())-\(Self.counter)"
-        Self.removeLeftovers()
+        self.prefix = prefix
+        tag = "\(prefix)\(getpid())-\(Self.counter)"
+        Self.removeLeftovers(prefix: prefix)
         var template = Array("/tmp/\(tag)-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw SubprocessError.spawn("mkdtemp", errno) }
         directory = String(cString: made)
@@ -86,7 +88,7 @@ final class NetworkLab {
     }
 
     /// Namespaces of earlier runs of this suite whose process is gone (a crash, a kill -9).
-    private static func removeLeftovers() {
+    private static func removeLeftovers(prefix: String) {
         guard let list = try? Subprocess.run(["ip", "netns", "list"]) else { return }
         for line in list.stdoutLines {
             let name = String(line.split(separator: " ").first ?? "")

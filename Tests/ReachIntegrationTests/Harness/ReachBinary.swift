@@ -45,10 +45,11 @@ enum ReachBinary {
 enum Privilege {
     static var inCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 
-    static func requireRootAndTools(file: StaticString = #filePath, line: UInt = #line) throws {
+    static func requireRootAndTools(_ tools: [String] = ["ip", "python3", "dnsmasq", "sysctl"],
+                                    file: StaticString = #filePath, line: UInt = #line) throws {
         var missing: [String] = []
         if geteuid() != 0 { missing.append("root") }
-        for tool in ["ip", "python3", "dnsmasq", "sysctl"] where !onPath(tool) {
+        for tool in tools where !onPath(tool) {
             missing.append("the \(tool) command")
         }
         guard !missing.isEmpty else { return }
