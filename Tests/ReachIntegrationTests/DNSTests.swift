@@ -84,6 +84,23 @@ final class DNSTests: NamespaceTestCase {
         XCTAssertEqual(quiet.stdout, "")
     }
 
+    /// The longest name and label that are valid are asked for, not refused as bad input
+    /// (the bad-input table has the ones a character longer).
+    func testLongestValidNameIsResolvedNotRefused() throws {
+        let server = try startDNSMasq()
+        let suffix = ".missing.reach.test"
+        let label = String(repeating: "c", count: 63)
+        let filler = String(repeating: "d", count: 253 - 3 * (63 + 1) - suffix.count)
+        let name = [label, label, label, filler].joined(separator: ".") + suffix
+        XCTAssertEqual(name.utf8.count, 253)
+        for candidate in [name, label + suffix, name + "."] {
+            let report = try reachJSON(["host", candidate], in: net.client, status: 2)
+            XCTAssertEqual(report.reason, "name_not_resolved", candidate)
+            XCTAssertEqual(report.target, candidate)
+        }
+        XCTAssertTrue(server.log.contains("query[A] \(name)"), "the name reached the server")
+    }
+
     func testServerThatNeverAnswersEndsAtTheTimeout() throws {
         let server = try lab.startSilentDNS(in: net.router, address: "198.18.0.1")
         // The resolver would wait 5 s x 2 attempts per query; --timeout 1 must cut it short.
