@@ -113,6 +113,27 @@ final class RouteCaseTests: NamespaceTestCase {
         XCTAssertEqual(text.stdoutLines, ["198.18.2.1: not reachable (no carrier on v2), flags -- c------"])
     }
 
+    /// A link in dormant mode (802.1X / WPA supplicant not done): operstate dormant, the
+    /// kernel still routes, nothing passes: ConnectionRequired and InterventionRequired.
+    func testDormantLinkNeedsIntervention() throws {
+        let client = try lab.namespace("client")
+        let peer = try lab.namespace("peer")
+        try Subprocess.check(["ip", "link", "add", "v4", "netns", client.name, "type", "veth", "peer", "name", "p4", "netns", peer.name])
+        try client.ip("addr", "add", "198.18.4.2/24", "dev", "v4")
+        try client.ip("link", "set", "dev", "v4", "mode", "dormant")
+        try client.ip("link", "set", "v4", "up")
+        try peer.ip("link", "set", "p4", "up")
+        try client.waitFor(link: "v4", operstate: "DORMANT")
+        XCTAssertEqual(try client.exec(["ip", "route", "get", "198.18.4.1"]).status, 0, "the kernel keeps routing")
+        let report = try reachJSON(["addr", "198.18.4.1"], in: client, status: 1)
+        XCTAssertEqual(report.reason, "link_dormant")
+        let path = try XCTUnwrap(report.paths.first)
+        XCTAssertEqual(path.flags, ["ConnectionRequired", "InterventionRequired"])
+        XCTAssertEqual(path.flagString, "-- c-i----")
+        XCTAssertEqual(path.link?.operstate, "dormant")
+        XCTAssertEqual(try reach(["addr", "198.18.4.1"], in: client).stdoutLines, ["198.18.4.1: not reachable (link dormant on v4)"])
+    }
+
     func testOurEndAdminDownFlushesRoutes() throws {
         let net = try LabTopology(lab: lab, attachTun: false)
         XCTAssertTrue(try reachJSON(["addr", "198.18.3.1"], in: net.client, status: 0).reachable)
