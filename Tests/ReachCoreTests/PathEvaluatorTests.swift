@@ -28,4 +28,18 @@ final class PathEvaluatorTests: XCTestCase {
         XCTAssertEqual(report.flags.flagString, "-- c------")
         XCTAssertEqual(report.reason, .noCarrier)
     }
+
+    /// tun and tap share the netlink kind "tun"; only the tun (ARPHRD_NONE) is a tunnel.
+    func testTapIsAVirtualEthernetLinkNotATransientConnection() {
+        let route = RouteAnswer(family: .ipv4, type: .unicast, outputInterface: 4)
+        let tap = LinkFacts(index: 4, name: "tap0", hardwareType: .ether, flags: [.up, .running, .lowerUp], operState: .up, kind: "tun")
+        let tapReport = evaluator.evaluate(peer, route: route, link: tap)
+        XCTAssertEqual(tapReport.flags.flagString, "-R ------d")
+        XCTAssertEqual(tapReport.link?.kind, .virtual)
+
+        let tun = LinkFacts(index: 4, name: "tun0", hardwareType: .none, flags: [.up, .running, .lowerUp, .pointToPoint], operState: .up, kind: "tun")
+        let tunReport = evaluator.evaluate(peer, route: route, link: tun)
+        XCTAssertEqual(tunReport.flags.flagString, "-R -t-----")
+        XCTAssertEqual(tunReport.link?.kind, .vpn)
+    }
 }
