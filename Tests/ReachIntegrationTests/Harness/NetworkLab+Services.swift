@@ -4,19 +4,21 @@ import Foundation
 /// dnsmasq, and a DNS server that never answers.
 extension NetworkLab {
     /// Attaches a process to the tun device `name` (made beforehand with `ip tuntap add`, so
-    /// it outlives the process): TUNSETIFF with IFF_TUN | IFF_NO_PI on /dev/net/tun. While the
-    /// process lives the tun has carrier; `stop()` on the result detaches it again.
-    func attachTun(_ name: String, in namespace: Namespace) throws -> BackgroundProcess {
+    /// it outlives the process): TUNSETIFF with IFF_TUN | IFF_NO_PI on /dev/net/tun (IFF_TAP
+    /// with `tap: true`). While the process lives the device has carrier; `stop()` on the
+    /// result detaches it again.
+    func attachTun(_ name: String, in namespace: Namespace, tap: Bool = false) throws -> BackgroundProcess {
         let path = try script("tun-holder.py", """
             import fcntl, os, struct, sys
             TUNSETIFF = 0x400454ca
-            IFF_TUN, IFF_NO_PI = 0x0001, 0x1000
+            IFF_TUN, IFF_TAP, IFF_NO_PI = 0x0001, 0x0002, 0x1000
+            mode = IFF_TAP if sys.argv[2] == "tap" else IFF_TUN
             fd = os.open("/dev/net/tun", os.O_RDWR)
-            fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", sys.argv[1].encode(), IFF_TUN | IFF_NO_PI))
+            fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", sys.argv[1].encode(), mode | IFF_NO_PI))
             print("attached", flush=True)
             sys.stdin.read()  # until the test closes our stdin or ends
             """)
-        let holder = try launch(["python3", path, name], in: namespace, label: "tun-\(name)")
+        let holder = try launch(["python3", path, name, tap ? "tap" : "tun"], in: namespace, label: "tun-\(name)")
         try holder.waitUntilReady(marker: "attached")
         try namespace.waitFor(link: name, operstate: "UP")
         return holder
