@@ -22,6 +22,7 @@ final class DifferentialTests: NamespaceTestCase {
         "198.18.9.1", "2001:db8:9::1", "198.18.200.1", "2001:db8:ffff::1", "198.19.255.254",
         "224.0.0.1", "255.255.255.255", "0.0.0.0", "::", "::ffff:198.18.0.1", "ff02::1%v0", "ff02::1%v2", "ff02::1", "239.1.2.3",
     ] + LabTopology.rejectRoutes.flatMap(\.destinations)
+        + (1...8).flatMap { ["198.18.20.\($0)", "2001:db8:20::\($0)"] } // multipath: the hash picks v0 or v2
 
     private var counts: [String: Int] = [:]
 

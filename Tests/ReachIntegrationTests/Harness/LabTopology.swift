@@ -10,7 +10,8 @@ import Foundation
 ///         tun1 (nothing attached, no carrier)  198.51.100.6 peer .5
 ///         reject routes 203.0.113.0/24 and 2001:db8:f1::/48 .. f4::/48 (unreachable,
 ///         blackhole, prohibit, throw); an ip rule sending 198.18.9.0/24 and
-///         2001:db8:9::/48 to table 100 (main has blackholes for both)
+///         2001:db8:9::/48 to table 100 (main has blackholes for both); a multipath
+///         route 198.18.20.0/24, 2001:db8:20::/48 over v0 and v2
 /// ```
 /// IPv6 mirrors IPv4: 198.18.N.x is 2001:db8:N::x.
 struct LabTopology {
@@ -84,6 +85,13 @@ struct LabTopology {
         try client.ip("-6", "route", "add", "2001:db8:9::/48", "via", "2001:db8::1", "table", "100")
         try client.ip("rule", "add", "to", "198.18.9.0/24", "lookup", "100", "pref", "100")
         try client.ip("-6", "rule", "add", "to", "2001:db8:9::/48", "lookup", "100", "pref", "100")
+
+        // Multipath: 198.18.20.0/24 over both v0 and v2; the kernel picks a next hop by hash,
+        // and keeps picking v2 after it loses carrier (ignore_routes_with_linkdown is 0).
+        try client.ip("route", "add", "198.18.20.0/24", "nexthop", "via", "198.18.0.1", "dev", "v0",
+                      "nexthop", "via", "198.18.2.1", "dev", "v2")
+        try client.ip("-6", "route", "add", "2001:db8:20::/48", "nexthop", "via", "2001:db8::1", "dev", "v0",
+                      "nexthop", "via", "2001:db8:2::1", "dev", "v2")
 
         // The dead peer goes down last: v2 loses carrier, its routes stay (marked linkdown).
         try dead.ip("link", "set", "d0", "down")
