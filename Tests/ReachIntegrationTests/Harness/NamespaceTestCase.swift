@@ -2,6 +2,17 @@ import XCTest
 
 /// A test that builds its own network: root and the tools are required (skip without them,
 /// fail in CI), and the lab is torn down after the test whatever happened in it.
+///
+/// ```swift
+/// final class PingTests: NamespaceTestCase {
+///     func testReplies() throws {
+///         let net = try LabTopology(lab: lab)            // or lab.namespace / lab.veth by hand
+///         try net.router.sysctl(["net.ipv4.icmp_ratelimit=0"])
+///         let result = try reach(["ping", "-c", "1", "198.18.1.2"], in: net.client)
+///         XCTAssertEqual(result.status, 0)
+///     }
+/// }
+/// ```
 class NamespaceTestCase: XCTestCase {
     private(set) var lab: NetworkLab!
 
