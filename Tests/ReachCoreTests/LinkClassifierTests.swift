@@ -36,6 +36,13 @@ final class LinkClassifierTests: XCTestCase {
         XCTAssertEqual(classifier.classify(link("wwan1", 8, .rawIP)), .cellular, "ARPHRD_RAWIP")
     }
 
+    func testWWANFrameworkLinkIsCellular() {
+        // The kernel's WWAN framework (drivers/net/wwan: iosm, t7xx, mhi) makes links of kind
+        // "wwan", ARPHRD_NONE or RAWIP; ARPHRD_NONE alone would read as a tunnel.
+        XCTAssertEqual(classifier.classify(link("wwan0", 9, .none, kind: "wwan", flags: [.up, .running, .pointToPoint])), .cellular)
+        XCTAssertEqual(classifier.classify(link("wwan1", 10, .rawIP, kind: "wwan")), .cellular)
+    }
+
     func testSysfsEntryOfAnotherIndexIsIgnored() throws {
         // Same name, different link (another namespace's sysfs): its DEVTYPE must not count.
         try tree.addLink("eth0", ifindex: 12, deviceType: "wlan", phy80211: true)
