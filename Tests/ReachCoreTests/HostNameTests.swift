@@ -36,6 +36,13 @@ final class HostNameTests: XCTestCase {
         XCTAssertEqual(problem(String(repeating: "a", count: 64) + ".example"), .labelTooLong(String(repeating: "a", count: 64)))
     }
 
+    func testLongNameWithAColonIsStillTooLong() {
+        // A colon marks an IPv6 literal, which is never longer than 45 characters plus a zone:
+        // a 300-character "name" with a colon in it is too long all the same.
+        let name = "a:" + String(repeating: "b", count: 300)
+        XCTAssertEqual(problem(name), .tooLong(302))
+    }
+
     func testInvalidCharacters() {
         XCTAssertEqual(problem("has space.example"), .invalidCharacter("a space"))
         XCTAssertEqual(problem("tab\there"), .invalidCharacter("a control character"))
