@@ -16,14 +16,7 @@ public enum ReachMain {
         signal(SIGPIPE, SIG_IGN)
         let status: ExitStatus
         do {
-            let command = try ReachCommand.parseAsRoot(arguments)
-            if let runnable = command as? ReachRunnable {
-                status = try runnable.execute()
-            } else {
-                // The root with no subcommand prints help (ArgumentParser's convention).
-                OutputChannel.standard.write(ReachCommand.helpMessage() + "\n")
-                status = .success
-            }
+            status = try dispatch(try ReachCommand.parseAsRoot(arguments))
         } catch {
             let (errorStatus, message) = ExitStatus.of(error)
             if let message {
@@ -35,6 +28,16 @@ public enum ReachMain {
         }
         OutputChannel.standard.flush()
         exit(status.rawValue)
+    }
+
+    /// Runs a parsed command. Ours name their exit status; anything else is ArgumentParser's
+    /// own (`reach status --help` and `reach help host` parse to its HelpCommand), whose
+    /// `run()` throws the request that prints the help of the subcommand asked about.
+    static func dispatch(_ command: ParsableCommand) throws -> ExitStatus {
+        if let runnable = command as? ReachRunnable { return try runnable.execute() }
+        var builtIn = command
+        try builtIn.run()
+        return .success
     }
 
     /// For the benchmark floor: parse exactly as `run` does, then print a greeting.
