@@ -7,7 +7,8 @@ import XCTest
 /// never a trap. Needs no root. As root each case runs in an empty network namespace
 /// (`unshare --net`), so even a reach that wrongly tried to resolve a name could reach no server.
 final class BadInputTests: XCTestCase {
-    static let longName = Array(repeating: String(repeating: "a", count: 50), count: 5).joined(separator: ".") // 254 characters, labels of 50
+    /// 254 characters in labels of 50.
+    static let longName = Array(repeating: String(repeating: "a", count: 50), count: 5).joined(separator: ".")
     static let longLabel = String(repeating: "b", count: 64) + ".example"
 
     /// (arguments, a fragment the one error line must contain)
@@ -61,7 +62,8 @@ final class BadInputTests: XCTestCase {
             let result: CommandResult
             if isolate {
                 try ReachBinary.requireBuilt()
-                result = try Subprocess.run([Array("unshare".utf8), Array("--net".utf8), Array("--".utf8), Array(ReachBinary.path.utf8)] + arguments)
+                let sandbox = ["unshare", "--net", "--", ReachBinary.path].map { Array($0.utf8) }
+                result = try Subprocess.run(sandbox + arguments)
             } else {
                 result = try ReachBinary.run(bytes: arguments)
             }

@@ -5,7 +5,8 @@ import XCTest
 final class RouteCaseTests: NamespaceTestCase {
     func testLoopbackIsLocal() throws {
         let net = try LabTopology(lab: lab, attachTun: false)
-        for (address, source) in [("127.0.0.1", "127.0.0.1"), ("::1", "::1"), ("198.18.0.2", "198.18.0.2"), ("2001:db8::2", "2001:db8::2")] {
+        let cases = [("127.0.0.1", "127.0.0.1"), ("::1", "::1"), ("198.18.0.2", "198.18.0.2"), ("2001:db8::2", "2001:db8::2")]
+        for (address, source) in cases {
             let report = try reachJSON(["addr", address], in: net.client, status: 0)
             XCTAssertEqual(report.command, "addr")
             XCTAssertEqual(report.target, address)
@@ -37,7 +38,8 @@ final class RouteCaseTests: NamespaceTestCase {
             XCTAssertTrue(path.reachable)
             XCTAssertEqual(path.flags, ["Reachable", "IsDirect"], address)
             XCTAssertEqual(path.flagString, "-R ------d")
-            XCTAssertEqual(path.link, ReachJSON.Link(name: "v0", index: try linkIndex("v0", in: net.client), kind: "virtual", operstate: "up"))
+            let index = try linkIndex("v0", in: net.client)
+            XCTAssertEqual(path.link, ReachJSON.Link(name: "v0", index: index, kind: "virtual", operstate: "up"))
             XCTAssertNil(path.gateway, "a direct path has no gateway")
             XCTAssertEqual(path.source, source)
             XCTAssertNil(path.reason)

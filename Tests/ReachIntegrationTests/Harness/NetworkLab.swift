@@ -71,7 +71,7 @@ final class NetworkLab {
     /// Stops every helper, deletes every namespace (their links go with them) and the
     /// resolver files, and the lab directory. Safe to call twice.
     func tearDown() {
-        processes.forEach { $0.stop() }
+        for process in processes { process.stop() }
         processes.removeAll()
         for namespace in namespaces.reversed() { Self.remove(namespace: namespace.name) }
         namespaces.removeAll()
@@ -195,7 +195,10 @@ final class BackgroundProcess {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        if stdin >= 0 { close(stdin); stdin = -1 }
+        if stdin >= 0 {
+            close(stdin)
+            stdin = -1
+        }
         kill(pid, SIGTERM)
         for _ in 0..<100 {
             if Subprocess.hasExited(pid) { return }

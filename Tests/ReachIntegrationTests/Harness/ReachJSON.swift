@@ -43,7 +43,9 @@ struct ReachJSON: Decodable, Equatable {
         var source: String?
 
         enum CodingKeys: String, CodingKey {
-            case address, family, reachable, flags, flagString = "flag_string", reason, link, gateway, source
+            case address, family, reachable, flags
+            case flagString = "flag_string"
+            case reason, link, gateway, source
         }
     }
 
@@ -58,7 +60,9 @@ struct ReachJSON: Decodable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case schema, command, target, reachable, reason, resolverError = "resolver_error", paths
+        case schema, command, target, reachable, reason
+        case resolverError = "resolver_error"
+        case paths
     }
 
     /// Decodes one JSON object (the whole of stdout, one line) and checks it; records a test
@@ -87,7 +91,8 @@ struct ReachJSON: Decodable, Equatable {
         XCTAssertEqual(schema, 1, "schema version", file: file, line: line)
         XCTAssertEqual(reason == nil, reachable, "reason is null exactly when reachable", file: file, line: line)
         if let reason { XCTAssertTrue(Self.reasons.contains(reason), "reason \(reason) in the closed list", file: file, line: line) }
-        XCTAssertEqual(resolverError != nil, reason == "name_not_resolved", "resolver_error set only when the name did not resolve", file: file, line: line)
+        XCTAssertEqual(resolverError != nil, reason == "name_not_resolved", "resolver_error set only when the name did not resolve",
+                       file: file, line: line)
         for path in paths {
             XCTAssertTrue(["ipv4", "ipv6"].contains(path.family), "family \(path.family)", file: file, line: line)
             XCTAssertEqual(path.family == "ipv6", path.address.contains(":"), "family of \(path.address)", file: file, line: line)
@@ -95,7 +100,8 @@ struct ReachJSON: Decodable, Equatable {
             XCTAssertEqual(path.reachable, path.flags.contains("Reachable") && !path.flags.contains("ConnectionRequired"),
                            "reachable = Reachable and not ConnectionRequired: \(path.flags)", file: file, line: line)
             if let reason = path.reason { XCTAssertTrue(Self.reasons.contains(reason), "path reason \(reason)", file: file, line: line) }
-            XCTAssertEqual(path.flags, Path.bitOrder.filter(path.flags.contains), "flags are known names in bit order", file: file, line: line)
+            XCTAssertEqual(path.flags, Path.bitOrder.filter(path.flags.contains), "flags are known names in bit order",
+                           file: file, line: line)
             XCTAssertEqual(path.flagString, Path.flagString(of: path.flags), "flag_string agrees with flags", file: file, line: line)
             if let link = path.link {
                 XCTAssertTrue(Link.kinds.contains(link.kind), "kind \(link.kind)", file: file, line: line)

@@ -62,7 +62,7 @@ enum Subprocess {
         do {
             pid = try spawn(arguments, standardOutput: outPipe[1], standardError: errPipe[1])
         } catch {
-            [outPipe[0], outPipe[1], errPipe[0], errPipe[1]].forEach { _ = close($0) }
+            for fd in outPipe + errPipe { close(fd) }
             throw error
         }
         close(outPipe[1])
@@ -157,7 +157,7 @@ enum Subprocess {
         // argv and envp as C strings built from raw bytes, freed after the spawn.
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map(duplicate) + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { duplicate(Array($0.utf8)) } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
+        defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let code = posix_spawnp(&pid, argv[0]!, &actions, nil, argv, envp)
         guard code == 0 else { throw SubprocessError.spawn(describe(arguments), code) }
