@@ -10,8 +10,9 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     }
 
     private func evaluator(_ kernel: FakeKernel, _ resolver: FakeResolver = FakeResolver([:])) -> ReachabilityEvaluator {
-        ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, classifier: LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))),
-                              resolver: resolver)
+        let classifier = LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))
+        return ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, classifier: classifier),
+                                     resolver: resolver)
     }
 
     // MARK: host
@@ -49,7 +50,8 @@ final class ReachabilityEvaluatorTests: XCTestCase {
 
     func testResolverFailureIsThrown() {
         let resolver = FakeResolver(["x.example": .failed(SystemCallError("getaddrinfo", Errno(rawValue: 12)))])
-        XCTAssertThrowsError(try evaluator(FakeKernel(), resolver).evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
+        let evaluator = evaluator(FakeKernel(), resolver)
+        XCTAssertThrowsError(try evaluator.evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
             XCTAssertEqual(error as? SystemCallError, SystemCallError("getaddrinfo", Errno(rawValue: 12)))
         }
     }
