@@ -1,90 +1,26 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import XCTest
 
-// A small namespace harness for the watch tests: made to be folded into the shared
-// integration harness (Tests/ReachIntegrationTests) once that lands.
+// What the watch tests add to the lab harness: a long-running `reach watch` whose stdout
+// lines are stamped as they arrive, and `ip` given as one string of words.
 
-/// The built `reach` binary: $REACH_BINARY, or next to the test bundle in .build.
-func reachBinary() throws -> String {
-    if let path = ProcessInfo.processInfo.environment["REACH_BINARY"] { return path }
-    var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-    for _ in 0..<3 {
-        let candidate = directory.appendingPathComponent("reach").path
-        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        directory.deleteLastPathComponent()
-    }
-    throw XCTSkip("reach binary not found next to \(CommandLine.arguments[0]); run `swift build` first")
-}
-
-/// Namespace tests need root: without it they skip, except in CI (CI=true), where they fail.
-func requireRoot() throws {
-    guard geteuid() != 0 else { return }
-    if ProcessInfo.processInfo.environment["CI"] == "true" {
-        XCTFail("namespace tests must run as root in CI")
-        throw XCTSkip("not root")
-    }
-    throw XCTSkip("namespace tests need root")
-}
-
-@discardableResult
-func runCommand(_ arguments: [String], allowFailure: Bool = false) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let output = String(decoding: data, as: UTF8.self)
-    if process.terminationStatus != 0 && !allowFailure {
-        throw NSError(domain: "run", code: Int(process.terminationStatus),
-                      userInfo: [NSLocalizedDescriptionKey: "\(arguments.joined(separator: " ")): \(output)"])
-    }
-    return (process.terminationStatus, output)
-}
-
-/// A private network namespace, `rch-watch-<n>`, with one veth pair inside it:
-/// v0 (198.18.0.2/24, ours) and its peer v1, and a default route via 198.18.0.1.
-/// Deleted when the test ends, whatever happened.
-final class WatchNamespace {
-    let name: String
-
-    init(defaultRoute: Bool = true) throws {
-        name = "rch-watch-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
-        try runCommand(["ip", "netns", "add", name])
-        do {
-            try ip("link set lo up")
-            try ip("link add v0 type veth peer name v1")
-            try ip("link set v1 up")
-            try ip("link set v0 up")
-            try ip("addr add 198.18.0.2/24 dev v0")
-            if defaultRoute { try ip("route add default via 198.18.0.1") }
-        } catch {
-            delete()
-            throw error
-        }
-    }
-
-    /// `ip -n NAME <words>`.
-    func ip(_ command: String) throws {
-        try runCommand(["ip", "-n", name] + command.split(separator: " ").map(String.init))
+extension Namespace {
+    /// `ip -n NAME <words>`, which must succeed: `try client.ip(words: "link set v1 down")`.
+    func ip(words command: String) throws {
+        try Subprocess.check(["ip", "-n", name] + command.split(separator: " ").map(String.init))
     }
 
     /// `ip -n NAME -batch FILE`: many changes as fast as iproute2 can send them.
-    func ipBatch(_ lines: [String]) throws {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).batch")
-        try lines.joined(separator: "\n").appending("\n").write(to: file, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: file) }
-        try runCommand(["ip", "-n", name, "-batch", file.path])
+    func ipBatch(_ lines: [String], lab: NetworkLab) throws {
+        let path = try lab.script("\(name).batch", lines.joined(separator: "\n") + "\n")
+        try Subprocess.check(["ip", "-n", name, "-batch", path])
     }
 
-    func reach(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try runCommand(["ip", "netns", "exec", name, try reachBinary()] + arguments, allowFailure: true)
-    }
-
-    /// Writes /etc/netns/NAME/FILE, which `ip netns exec` mounts over /etc/FILE; returns its path.
+    /// Writes /etc/netns/NAME/FILE, which `ip netns exec` mounts over /etc/FILE (the lab
+    /// removes the directory); returns its path.
     @discardableResult
     func etcFile(_ file: String, _ text: String) throws -> String {
         let directory = "/etc/netns/\(name)"
@@ -93,13 +29,6 @@ final class WatchNamespace {
         try text.write(toFile: path, atomically: false, encoding: .utf8)
         return path
     }
-
-    func delete() {
-        _ = try? runCommand(["ip", "netns", "delete", name], allowFailure: true)
-        try? FileManager.default.removeItem(atPath: "/etc/netns/\(name)")
-    }
-
-    deinit { delete() }
 }
 
 /// What a watch process wrote, collected by reader threads that outlive nobody.
@@ -132,10 +61,10 @@ final class WatchProcess {
     let started: Date
     private let collector = OutputCollector()
 
-    init(namespace: WatchNamespace, arguments: [String]) throws {
+    init(in namespace: Namespace, arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // `ip netns exec` execs reach: the pid is reach's own.
-        process.arguments = ["ip", "netns", "exec", namespace.name, try reachBinary(), "watch"] + arguments
+        process.arguments = ["ip", "netns", "exec", namespace.name, ReachBinary.path, "watch"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
         process.environment = environment
