@@ -141,7 +141,8 @@ final class WatchStateMachineTests: XCTestCase {
 
     func testUntilReachedByAChange() {
         var clock = ManualClock()
-        var machine = WatchStateMachine(configuration: WatchConfiguration(until: .unreachable, timeout: TimeSpan(milliseconds: 5000)), startedAt: clock.monotonic)
+        let configuration = WatchConfiguration(until: .unreachable, timeout: TimeSpan(milliseconds: 5000))
+        var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
         XCTAssertNil(machine.end)
         clock.advance(1000)
@@ -151,7 +152,8 @@ final class WatchStateMachineTests: XCTestCase {
 
     func testTimeoutEndsAtItsDeadline() {
         var clock = ManualClock()
-        var machine = WatchStateMachine(configuration: WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 1000)), startedAt: clock.monotonic)
+        let configuration = WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 1000))
+        var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.noRoute, at: clock.now)
         XCTAssertEqual(machine.nextDeadline, clock.monotonic + 1000)
         clock.advance(999)
@@ -165,7 +167,8 @@ final class WatchStateMachineTests: XCTestCase {
 
     func testASettledStateDueAtTheTimeoutIsReportedBeforeTheEnd() {
         var clock = ManualClock()
-        let configuration = WatchConfiguration(settle: TimeSpan(milliseconds: 500), until: .reachable, timeout: TimeSpan(milliseconds: 1000))
+        let configuration = WatchConfiguration(
+            settle: TimeSpan(milliseconds: 500), until: .reachable, timeout: TimeSpan(milliseconds: 1000))
         var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.noRoute, at: clock.now)
         clock.advance(500)

@@ -92,10 +92,7 @@ public struct WatchStateMachine {
     public var nextDeadline: Int64? {
         guard end == nil else { return nil }
         let settleDeadline = pending.map { $0.since.monotonic + configuration.settle.milliseconds }
-        switch (settleDeadline, timeoutDeadline) {
-        case let (settle?, timeout?): return min(settle, timeout)
-        case let (settle, timeout): return settle ?? timeout
-        }
+        return [settleDeadline, timeoutDeadline].compactMap { $0 }.min()
     }
 
     /// A fresh evaluation. The first one is reported at once; later ones only when

@@ -39,7 +39,12 @@ final class OutputCollector: @unchecked Sendable {
     private var errorsClosed = false
 
     func append(_ line: WatchProcess.Line) { locked { lines.append(line) } }
-    func closeErrors(_ data: Data) { locked { errors = data; errorsClosed = true } }
+    func closeErrors(_ data: Data) {
+        locked {
+            errors = data
+            errorsClosed = true
+        }
+    }
     var snapshot: [WatchProcess.Line] { locked { lines } }
     var errorText: String? { locked { errorsClosed ? String(decoding: errors, as: UTF8.self) : nil } }
 
