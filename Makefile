@@ -11,7 +11,7 @@ help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
 	@echo "make clean     remove build products"
@@ -35,6 +35,7 @@ test:
 bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
+	scripts/bench-watch.sh
 
 # swift format's rules (naming, shorthand types, semicolons...) with the settings in
 # .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
