@@ -96,7 +96,7 @@ public final class WatchLoop {
                     let waited = "no answer within \(Self.resolutionPatience)"
                     statistics.evaluations += 1
                     observe(try evaluator.evaluate(host: name, outcome: .notResolved(waited)))
-                    schedule.requestRefresh() // keep waiting for the real answer; next lookup after it
+                    schedule.spendPatience() // the lookup goes on; its answer replaces this state
                 }
             }
             if pacer.isDue(at: now) { try evaluateAndObserve() }

@@ -8,6 +8,8 @@ public struct ResolutionSchedule: Hashable, Sendable {
     public let patience: Int64
     public private(set) var inFlightSince: Int64?
     public private(set) var hasAnswered = false
+    /// "No answer yet" has been shown for the first lookup: its patience is spent.
+    private var patienceSpent = false
     private var refreshRequested = true
     private var nextDue: Int64
 
@@ -37,16 +39,19 @@ public struct ResolutionSchedule: Hashable, Sendable {
         nextDue = now + interval
     }
 
-    /// True once the first lookup has run longer than `patience` without an answer.
+    /// True once the first lookup has run longer than `patience` without an answer
+    /// (once only: `spendPatience()` says the caller has shown it).
     public func patienceExpired(at now: Int64) -> Bool {
-        guard !hasAnswered, let since = inFlightSince else { return false }
+        guard !hasAnswered, !patienceSpent, let since = inFlightSince else { return false }
         return now >= since + patience
     }
+
+    public mutating func spendPatience() { patienceSpent = true }
 
     /// The next moment the schedule needs the loop: the periodic lookup, or the end
     /// of the first lookup's patience. nil while a later lookup runs (its descriptor wakes the loop).
     public var nextDeadline: Int64? {
-        if let since = inFlightSince { return hasAnswered ? nil : since + patience }
+        if let since = inFlightSince { return hasAnswered || patienceSpent ? nil : since + patience }
         return refreshRequested ? Int64.min : nextDue
     }
 }
