@@ -292,3 +292,29 @@ final class WatchOverrunAndNameTests: WatchTestCase {
         try handle.close()
     }
 }
+
+/// Links that appear, are renamed, and `--interface`.
+final class WatchLinkTests: WatchTestCase {
+    func testARenamedLinkIsReportedByItsNewName() throws {
+        let watch = try watch(["-4"])
+        XCTAssertEqual(watch.waitForLines(1).count, 1)
+        try namespace.ip(words: "link set v0 down")
+        XCTAssertEqual(watch.waitForLines(2, timeout: 1).last?.state, "IPv4: not reachable (no route)")
+        try namespace.ip(words: "link set v0 name eth7")
+        try namespace.ip(words: "link set eth7 up")
+        try namespace.ip(words: "route add default via 198.18.0.1")
+        let lines = watch.waitForLines(3, timeout: 1)
+        XCTAssertEqual(lines.count, 3, "\(lines.map(\.text))")
+        XCTAssertEqual(lines.last?.state, "IPv4: reachable via virtual eth7, gateway 198.18.0.1, source 198.18.0.2")
+    }
+
+    func testInterfaceCountsOnlyPathsThroughThatLinkEvenOneThatAppearsLater() throws {
+        let watch = try watch(["-4", "--interface", "w0", "--until", "reachable", "--timeout", "5s"])
+        XCTAssertEqual(watch.waitForLines(1).map(\.state), ["IPv4: not reachable (not the requested interface on v0)"])
+        try lab.veth("w0", in: namespace, peer: "w1", in: namespace)
+        try namespace.ip(words: "addr add 198.19.0.2/24 dev w0")
+        try namespace.ip(words: "route replace default via 198.19.0.1 dev w0")
+        XCTAssertEqual(watch.waitForExit(timeout: 2), 0)
+        XCTAssertEqual(watch.lines.last?.state, "IPv4: reachable via virtual w0, gateway 198.19.0.1, source 198.19.0.2")
+    }
+}
