@@ -18,22 +18,24 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "A host name or IP address; none: the internet, as in `status`.")
     var target: String?
 
-    @Option(name: .long, help: "Exit 0 as soon as this state holds: reachable or unreachable.")
+    @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
     var until: String?
 
-    @Option(name: .long, help: "End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).")
+    @Option(name: .long, help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
     var timeout: String?
 
-    @Option(name: .long, help: "Report a new state only after it has held this long (default 0).")
+    @Option(name: .long, help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
     var settle: String = "0"
 
-    @Option(name: .long, help: "Exit after this many changes (the first line does not count).")
+    @Option(name: .long, help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
     var count: Int?
 
     @Option(name: .long, help: "Count a path as reachable only through this link.")
     var interface: String?
 
-    @Option(name: .long, help: "Look a host name up again this often, and after link or route changes.")
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
     var resolveInterval: String = "60s"
 
     @Flag(name: .long, help: .hidden)
