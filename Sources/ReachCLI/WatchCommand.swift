@@ -21,7 +21,9 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
     var until: String?
 
-    @Option(name: .long, help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
     var timeout: String?
 
     @Option(name: .long, help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
