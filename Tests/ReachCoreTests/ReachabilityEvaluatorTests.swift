@@ -82,8 +82,8 @@ final class ReachabilityEvaluatorTests: XCTestCase {
 
     // MARK: the internet, per family
 
-    private var v4Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv4]! }
-    private var v6Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv6]! }
+    private var v4Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv4) }
+    private var v6Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv6) }
 
     func testInternetProbesAreGlobalUnicastNotTheZeroAddress() {
         // Linux answers 0.0.0.0 as local (REFERENCE §2): the probe is a global address.
