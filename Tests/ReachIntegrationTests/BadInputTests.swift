@@ -40,6 +40,8 @@ final class BadInputTests: XCTestCase {
         (words("status", "-x"), "-x"),
         (words("frobnicate"), "frobnicate"),
         (words("status", "extra"), "extra"),
+        (words("help", "nonsense"), "nonsense"),
+        (words("help", "status", "extra"), "extra"),
         (words("addr", "127.0.0.1", "127.0.0.2"), "127.0.0.2"),
         (words("host", "198.18.0.1", "--timeout", "abc"), "abc"),
         (words("host", "198.18.0.1", "--timeout", "-1"), "timeout"),
