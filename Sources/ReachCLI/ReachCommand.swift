@@ -99,6 +99,7 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         let target = try TargetParser.address(address)
+        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
         if let family = path.singleFamily, family != target.family {
             throw UsageError("\(address) is not an \(family.label) address")
         }

@@ -51,6 +51,7 @@ final class BadInputTests: XCTestCase {
         (words("host", "198.18.0.1", "-4", "-6"), ""),
         (words("addr", "-6", "1.2.3.4"), "1.2.3.4"),
         (words("addr", "-4", "::1"), "::1"),
+        (words("addr", "-4", "-6", "127.0.0.1"), "-4 and -6"),
     ]
 
     private static func words(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
