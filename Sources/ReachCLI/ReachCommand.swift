@@ -116,7 +116,9 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "A host name (or anything getaddrinfo accepts).")
     var name: String
 
-    @Option(name: .long, help: "Bound on name resolution: 5, 1.5s, 300ms, 1m.")
+    // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
     var timeout: String = "5s"
 
     @OptionGroup var path: PathOptions
