@@ -101,6 +101,14 @@ final class ReachabilityEvaluatorTests: XCTestCase {
         XCTAssertEqual(report.requiredFamilies, [])
     }
 
+    /// A kernel booted with ipv6.disable=1 answers an IPv6 route lookup with EOPNOTSUPP.
+    func testInternetOnAKernelWithoutIPv6() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4), v6Probe: .rejected(.operationNotSupported)], links: [eth0])
+        let report = try evaluator(kernel).evaluateInternet(families: [])
+        XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
+        XCTAssertTrue(report.isReachable, "IPv4 is up: status says so rather than failing")
+    }
+
     func testInternetNeitherFamily() throws {
         let report = try evaluator(FakeKernel()).evaluateInternet(families: [])
         XCTAssertFalse(report.isReachable)
