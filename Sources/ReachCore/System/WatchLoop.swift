@@ -93,7 +93,7 @@ public final class WatchLoop {
                     statistics.lookups += 1
                 }
                 if outcome == nil, schedule.patienceExpired(at: now) {
-                    let waited = "no answer within \(Self.resolutionPatience)"
+                    let waited = "no answer within \(Self.resolutionPatience.seconds) s"
                     statistics.evaluations += 1
                     observe(try evaluator.evaluate(host: name, outcome: .notResolved(waited)))
                     schedule.spendPatience() // the lookup goes on; its answer replaces this state
