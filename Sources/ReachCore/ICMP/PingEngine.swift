@@ -402,11 +402,14 @@ public struct PingEngine: Sendable {
         return wake
     }
 
-    /// Milliseconds from the first probe to the last, as iputils' "time NNNms".
-    public var elapsedMilliseconds: Int64 {
+    /// From the first probe to the last (iputils' "time NNNms" and its ipg).
+    public var elapsedNanoseconds: Int64 {
         guard let start = startTime, let last = lastSendTime else { return 0 }
-        return (last - start + 500_000) / 1_000_000
+        return last - start
     }
+
+    /// Milliseconds from the first probe to the last, rounded as iputils rounds them.
+    public var elapsedMilliseconds: Int64 { (elapsedNanoseconds + 500_000) / 1_000_000 }
 
     /// iputils' exit rule: a reply, and with both -c and -w, `count` of them.
     public var succeeded: Bool {

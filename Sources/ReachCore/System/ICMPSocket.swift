@@ -370,3 +370,37 @@ enum SocketAddress {
         }
     }
 }
+
+public extension ICMPSocketOptions {
+    /// The index of a network interface, nil when there is none by that name.
+    static func interfaceIndex(named name: String) -> UInt32? {
+        let index = System.interfaceIndex(named: name)
+        return index == 0 ? nil : index
+    }
+
+    /// The source address the kernel would use toward `target` (through `interface`),
+    /// learned as iputils does: connect a UDP socket (no packet is sent) and read it back.
+    static func sourceAddress(toward target: IPAddress, interface: String?) -> IPAddress? {
+        guard let fd = try? System.socket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) else { return nil }
+        defer { System.close(fd) }
+        if let interface {
+            var bytes = Array(interface.utf8CString)
+            _ = setsockopt(fd, SOL_SOCKET, Int32(creach_so_bindtodevice), &bytes, socklen_t(bytes.count))
+        }
+        let connected = SocketAddress.with(target) { pointer, length -> Bool in
+            var withPort = [UInt8](UnsafeRawBufferPointer(start: pointer, count: Int(length)))
+            withPort[2] = 0x04 // port 1025, as iputils uses
+            withPort[3] = 0x01
+            return withPort.withUnsafeBytes {
+                connect(fd, $0.baseAddress!.assumingMemoryBound(to: sockaddr.self), length) == 0
+            }
+        }
+        guard connected else { return nil }
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let named = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return named == 0 ? SocketAddress.address(of: storage) : nil
+    }
+}
