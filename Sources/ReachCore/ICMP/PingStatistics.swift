@@ -10,7 +10,8 @@ public struct PingStatistics: Equatable, Sendable {
     /// Round trips timed (received + duplicates that carried a time).
     public var timed = 0
     public var sumMicroseconds: Int64 = 0
-    public var sumOfSquares: Int64 = 0
+    /// A double, as iputils keeps it (`tsum2`): squares of long round trips overflow 64 bits.
+    public var sumOfSquares: Double = 0
     public var minimumMicroseconds: Int64 = .max
     public var maximumMicroseconds: Int64 = 0
     /// iputils' ewma, kept as 8 × the average (as `rts->rtt`).
@@ -23,7 +24,7 @@ public struct PingStatistics: Equatable, Sendable {
         let micro = max(0, nanoseconds / 1000)
         timed += 1
         sumMicroseconds += micro
-        sumOfSquares += micro * micro
+        sumOfSquares += Double(micro) * Double(micro)
         minimumMicroseconds = min(minimumMicroseconds, micro)
         maximumMicroseconds = max(maximumMicroseconds, micro)
         ewmaTimesEight = ewmaTimesEight == 0 ? micro * 8 : ewmaTimesEight + micro - ewmaTimesEight / 8
@@ -44,13 +45,15 @@ public struct PingStatistics: Equatable, Sendable {
     public var mdevMicroseconds: Int64 {
         guard timed > 0 else { return 0 }
         let total = Int64(timed)
-        let variance: Int64
+        let variance: Double
         if sumMicroseconds < Int64(Int32.max) {
-            variance = (sumOfSquares - (sumMicroseconds * sumMicroseconds) / total) / total
+            variance = (sumOfSquares - Double((sumMicroseconds * sumMicroseconds) / total)) / Double(total)
         } else {
-            variance = sumOfSquares / total - averageMicroseconds * averageMicroseconds
+            let average = Double(averageMicroseconds)
+            variance = sumOfSquares / Double(total) - average * average
         }
-        return Self.integerSquareRoot(variance)
+        // iputils assigns the double to a long long: truncation toward zero.
+        return Self.integerSquareRoot(Int64(max(min(variance, Double(Int64.max / 2)), Double(Int64.min / 2))))
     }
 
     /// iputils llsqrt: Newton's method on integers, 0 for non-positive input.
