@@ -134,7 +134,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
                     return
                 }
                 if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
-                let text = renderer.text(event, engine: engine, realtime: clock.realtimeNanoseconds)
+                let text = renderer.text(event, engine: engine, realtime: timestamps ? clock.realtimeNanoseconds : 0)
                 if !text.isEmpty { out.write(text) }
             }
         } catch {

@@ -56,7 +56,7 @@ final class ICMPCodecTests: XCTestCase {
         // A datagram socket delivers the ICMP message alone.
         let message = try v4.parse(hex("0000 e1ba 1234 0001 0001020304050607"), includesIPHeader: false)
         XCTAssertEqual(message.type, ICMPType(0))
-        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload))
+        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload[...]))
         XCTAssertEqual(message.checksumValid, true)
         XCTAssertEqual(message.length, 16)
         XCTAssertNil(message.ipTTL)
@@ -70,8 +70,8 @@ final class ICMPCodecTests: XCTestCase {
         // 45: version 4, IHL 5; ttl 0x3f = 63; protocol 1; source 198.18.0.2, destination 198.18.0.1.
         let message = try v4.parse(datagram, includesIPHeader: true)
         XCTAssertEqual(message.ipTTL, 63)
-        XCTAssertEqual(message.ipSource, ipv4("198.18.0.2"))
-        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload))
+        XCTAssertNil(message.ipSource, "a reply's source is the socket's to say")
+        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload[...]))
         XCTAssertEqual(message.length, 16, "the IP header is not counted in the bytes iputils prints")
     }
 
@@ -83,13 +83,13 @@ final class ICMPCodecTests: XCTestCase {
             """)
         let message = try v4.parse(datagram, includesIPHeader: true)
         XCTAssertEqual(message.ipTTL, 64)
-        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload))
+        XCTAssertEqual(message.body, .echo(identifier: 0x1234, sequence: 1, payload: payload[...]))
     }
 
     func testICMPv6Reply() throws {
         let message = try v6.parse(hex("8100 0000 beef 0102 aabb"), includesIPHeader: false)
         XCTAssertEqual(message.type, ICMPType(129))
-        XCTAssertEqual(message.body, .echo(identifier: 0xbeef, sequence: 0x0102, payload: [0xaa, 0xbb]))
+        XCTAssertEqual(message.body, .echo(identifier: 0xbeef, sequence: 0x0102, payload: [0xaa, 0xbb][...]))
         XCTAssertNil(message.checksumValid, "ICMPv6 checksums need the pseudo-header; the kernel checks them")
     }
 

@@ -8,7 +8,7 @@ public struct ICMPMessage: Equatable, Sendable {
     public var body: Body
     /// The IPv4 header's TTL when the datagram carried one (raw IPv4 sockets).
     public var ipTTL: UInt8?
-    /// The IPv4 header's source when the datagram carried one.
+    /// The IPv4 header's source when the datagram carried one and is an error.
     public var ipSource: IPAddress?
     /// Whether the ICMP checksum verifies; nil where it cannot be checked here (ICMPv6
     /// needs the pseudo-header, and the kernel verifies it before delivery).
@@ -18,7 +18,7 @@ public struct ICMPMessage: Equatable, Sendable {
 
     public enum Body: Equatable, Sendable {
         /// Echo request or reply.
-        case echo(identifier: UInt16, sequence: UInt16, payload: [UInt8])
+        case echo(identifier: UInt16, sequence: UInt16, payload: ArraySlice<UInt8>)
         /// An error message quoting the datagram that caused it; the quoted echo's
         /// identifier and sequence when the quote holds an echo request.
         case error(info: UInt32, quotedDestination: IPAddress?, quotedEcho: (identifier: UInt16, sequence: UInt16)?)
@@ -91,7 +91,6 @@ public struct ICMPCodec: Sendable {
         if includesIPHeader {
             start = try IPv4Header.headerLength(datagram[...])
             ttl = IPv4Header.ttl(datagram[...])
-            source = IPv4Header.source(datagram[...])
         }
         var reader = BigEndianReader(datagram[start...])
         let type = ICMPType(try reader.readUInt8())
@@ -103,10 +102,12 @@ public struct ICMPCodec: Sendable {
         if type == family.echoReply || type == family.echoRequest {
             let identifier = try reader.readUInt16()
             let sequence = try reader.readUInt16()
-            body = .echo(identifier: identifier, sequence: sequence, payload: Array(reader.rest))
+            body = .echo(identifier: identifier, sequence: sequence, payload: reader.rest)
         } else if family.isError(type) {
             let info = try reader.readUInt32()
             body = try parseQuote(reader, info: info, offset: start)
+            // Who sent an error matters (a router); for a reply the socket's address says it.
+            if includesIPHeader { source = IPv4Header.source(datagram[...]) }
         } else {
             body = .other
         }

@@ -92,13 +92,13 @@ public struct PingEngine: Sendable {
     public private(set) var lastSendTime: Int64?
     public private(set) var isFinished = false
     private let payload: [UInt8]
-    private var probes: [Int: Probe] = [:]
+    private var probes = ProbeTable()
     /// Probe numbers waiting for a reply, in send order (so in timeout order).
     private var waiting: [Int] = []
     private var waitingHead = 0
     private var inFlight = 0
 
-    private struct Probe {
+    fileprivate struct Probe {
         var sentRealtime: Int64
         var sentMonotonic: Int64
         var state: State
@@ -193,8 +193,6 @@ public struct PingEngine: Sendable {
         let number = statistics.transmitted
         if startTime == nil { startTime = monotonic }
         lastSendTime = monotonic
-        // Records older than one full turn of the sequence space can never match again.
-        probes[number - 65536] = nil
         return number
     }
 
@@ -234,7 +232,7 @@ public struct PingEngine: Sendable {
         }
     }
 
-    private mutating func reply(number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: [UInt8],
+    private mutating func reply(number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
                                 datagram: ReceivedDatagram) -> [PingEvent] {
         let rtt = roundTrip(probe, datagram)
         let corrupted = message.checksumValid == false
@@ -255,7 +253,7 @@ public struct PingEngine: Sendable {
         return [.reply(PingReply(sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
                                  roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
                                  differentAddress: datagram.from.bytes != target.bytes,
-                                 wrongData: data != payload))]
+                                 wrongData: !data.elementsEqual(payload)))]
     }
 
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
@@ -418,5 +416,33 @@ public struct PingEngine: Sendable {
             return statistics.received >= count
         }
         return true
+    }
+}
+
+/// The probes of the last full turn of the sequence space, by probe number: a ring that
+/// grows to 65,536 entries at most (older probes can never be matched again), with no
+/// hashing on the per-echo path.
+private struct ProbeTable {
+    private var numbers: [Int] = []
+    private var records: [PingEngine.Probe] = []
+
+    subscript(number: Int) -> PingEngine.Probe? {
+        get {
+            let slot = number & 0xffff
+            return slot < numbers.count && numbers[slot] == number ? records[slot] : nil
+        }
+        set {
+            let slot = number & 0xffff
+            guard let newValue else {
+                if slot < numbers.count && numbers[slot] == number { numbers[slot] = 0 }
+                return
+            }
+            while numbers.count <= slot {
+                numbers.append(0)
+                records.append(newValue)
+            }
+            numbers[slot] = number
+            records[slot] = newValue
+        }
     }
 }
