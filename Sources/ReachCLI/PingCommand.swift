@@ -109,7 +109,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     }
 
     private func run(address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
-        let renderer = PingRenderer(targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
+        var renderer = PingRenderer(targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
                                     quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
                                     json: json)
         let out = OutputChannel.standard
@@ -128,13 +128,15 @@ struct PingCommand: ParsableCommand, ReachRunnable {
         var loop = PingLoop(engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
                             transport: socket, clock: clock)
         do {
-            try loop.run { event, engine in
-                if json {
+            try loop.run { event in
+                // The renderer's plain fields, not the @Flag wrappers: those cost
+                // thousands of instructions per read, per echo in a flood.
+                if renderer.json {
                     if let object = renderer.json(event) { out.write(object.serialized() + "\n") }
                     return
                 }
                 if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
-                let text = renderer.text(event, engine: engine, realtime: timestamps ? clock.realtimeNanoseconds : 0)
+                let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
                 if !text.isEmpty { out.write(text) }
             }
         } catch {

@@ -15,6 +15,8 @@ struct PingRenderer {
     var showsTimestamps = false
     var reportsOutstanding = false
     var json = false
+    /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
+    var answered = [UInt64](repeating: 0, count: 1024)
     /// Whether the target was given as a name: replies from it print "name (address)".
     var targetIsName: Bool { targetText != address.description }
 
@@ -32,19 +34,19 @@ struct PingRenderer {
         }
     }
 
-    func text(_ event: PingEvent, engine: PingEngine, realtime: Int64) -> String {
+    mutating func text(_ event: PingEvent, realtime: Int64) -> String {
+        if reportsOutstanding { track(event) }
         if quiet { return "" }
         let stamp = showsTimestamps ? Self.timestamp(realtime) : ""
         switch event {
         case .sent(let sequence, _):
             var text = ""
             // iputils -O: before each new probe, the previous one if it has no reply yet.
-            let previous = engine.statistics.transmitted - 1
-            if reportsOutstanding && !flood && previous >= 1 && !engine.isAnswered(probe: previous) {
-                text += stamp + "no answer yet for icmp_seq=\(UInt16(truncatingIfNeeded: previous))\n"
+            let previous = sequence &- 1
+            if reportsOutstanding && !flood && sequence != 1 && !isAnswered(previous) {
+                text += stamp + "no answer yet for icmp_seq=\(previous)\n"
             }
             if flood { text += "." }
-            _ = sequence
             return text
         case .reply(let reply):
             if flood { return reply.corrupted ? "\u{8}C" : "\u{8} \u{8}" }
@@ -62,6 +64,21 @@ struct PingRenderer {
         case .finished, .started, .failed, .timedOut, .unexpected, .sendFailed, .localError:
             return ""
         }
+    }
+
+    private mutating func track(_ event: PingEvent) {
+        switch event {
+        case .sent(let sequence, _), .sendFailed(let sequence, _):
+            answered[Int(sequence >> 6)] &= ~(1 << UInt64(sequence & 63)) // a new turn of the sequence space
+        case .reply(let reply) where !reply.corrupted:
+            answered[Int(reply.sequence >> 6)] |= 1 << UInt64(reply.sequence & 63)
+        default:
+            break
+        }
+    }
+
+    private func isAnswered(_ sequence: UInt16) -> Bool {
+        answered[Int(sequence >> 6)] & (1 << UInt64(sequence & 63)) != 0
     }
 
     /// Lines iputils writes to stderr (sendmsg refusals, local errors).

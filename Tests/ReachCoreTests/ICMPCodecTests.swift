@@ -37,6 +37,20 @@ final class ICMPCodecTests: XCTestCase {
         XCTAssertEqual(ICMPCodec.checksum(packet[...]), 0, "a filled-in checksum verifies to 0")
     }
 
+    func testTemplatePatchMatchesAFullBuild() {
+        // The incremental checksum (RFC 1624) must equal a full rebuild for every sequence.
+        for size in [0, 1, 56, 1471] {
+            let data = ICMPCodec.standardPayload(size: size)
+            let template = v4.echoRequest(identifier: 0xfffe, sequence: 0, payload: data)
+            for sequence: UInt16 in [0, 1, 2, 255, 256, 0x7fff, 0xfffe, 0xffff] {
+                XCTAssertEqual(v4.echoRequest(template: template, sequence: sequence),
+                               v4.echoRequest(identifier: 0xfffe, sequence: sequence, payload: data), "size \(size) seq \(sequence)")
+            }
+        }
+        let template6 = v6.echoRequest(identifier: 7, sequence: 0, payload: [1, 2])
+        XCTAssertEqual(v6.echoRequest(template: template6, sequence: 300), v6.echoRequest(identifier: 7, sequence: 300, payload: [1, 2]))
+    }
+
     func testEchoRequestIPv6LeavesChecksumToKernel() {
         let packet = v6.echoRequest(identifier: 0xbeef, sequence: 0x0102, payload: [0xaa])
         // type 128, code 0, checksum 0 (the kernel computes it over the pseudo-header), id, seq, data.

@@ -42,22 +42,23 @@ final class FakeTransport: PingTransport {
         scheduled.sort { $0.time < $1.time }
     }
 
-    func wait(until deadline: Int64?) throws -> [TransportInput] {
+    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
         guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
             guard let deadline else { throw SystemCallError("wait", .invalidArgument) } // would block forever
             clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
-            return []
+            return
         }
         clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, next.time)
         let due = scheduled.prefix { $0.time <= clock.monotonicNanoseconds }
         scheduled.removeFirst(due.count)
-        return due.map { input in
+        let inputs = due.map { input -> TransportInput in
             // The kernel stamps a datagram when it arrives: fill in the times of delivery.
             guard case .datagram(var datagram) = input.input else { return input.input }
             datagram.monotonicTime = clock.monotonicNanoseconds
             if datagram.kernelTimestamp == 0 { datagram.kernelTimestamp = input.time + clock.realtimeOffset }
             return .datagram(datagram)
         }
+        inputs.forEach(deliver)
     }
 }
 
@@ -83,7 +84,7 @@ final class PingEngineTests: XCTestCase {
         var loop = PingLoop(engine: PingEngine(target: target, identifier: transport.identifier, configuration: configuration),
                             transport: transport, clock: clock)
         var events: [PingEvent] = []
-        try loop.run { event, _ in events.append(event) }
+        try loop.run { events.append($0) }
         return (events, loop.engine)
     }
 

@@ -67,16 +67,33 @@ public struct ICMPCodec: Sendable {
         return bytes
     }
 
+    /// `template` (an echo request built with sequence 0) with `sequence` filled in and the
+    /// IPv4 checksum updated incrementally (RFC 1624: HC' = ~(~HC + m'), the old field being 0).
+    public func echoRequest(template: [UInt8], sequence: UInt16) -> [UInt8] {
+        var bytes = template
+        guard bytes.count >= Self.headerLength else { return bytes }
+        bytes[6] = UInt8(sequence >> 8)
+        bytes[7] = UInt8(sequence & 0xff)
+        if family.addressFamily == .ipv4 {
+            var sum = UInt32(~(UInt16(bytes[2]) << 8 | UInt16(bytes[3]))) + UInt32(sequence)
+            while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
+            let checksum = ~UInt16(truncatingIfNeeded: sum)
+            bytes[2] = UInt8(checksum >> 8)
+            bytes[3] = UInt8(checksum & 0xff)
+        }
+        return bytes
+    }
+
     /// The Internet checksum (RFC 1071) of `bytes`; over a message whose checksum field
     /// is filled in, it is 0 when the message is intact.
     public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+        // Iterating the slice (no per-byte bounds checks) keeps a flood's per-echo cost low.
         var sum: UInt32 = 0
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            sum &+= UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
-            index += 2
+        var high = true
+        for byte in bytes {
+            sum &+= high ? UInt32(byte) << 8 : UInt32(byte)
+            high.toggle()
         }
-        if index < bytes.endIndex { sum &+= UInt32(bytes[index]) << 8 }
         while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
         return ~UInt16(truncatingIfNeeded: sum)
     }

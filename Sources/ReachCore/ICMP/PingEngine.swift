@@ -92,6 +92,8 @@ public struct PingEngine: Sendable {
     public private(set) var lastSendTime: Int64?
     public private(set) var isFinished = false
     private let payload: [UInt8]
+    /// The echo request with sequence 0, patched per probe (no rebuild, no full checksum).
+    private let template: [UInt8]
     private var probes = ProbeTable()
     /// Probe numbers waiting for a reply, in send order (so in timeout order).
     private var waiting: [Int] = []
@@ -117,6 +119,7 @@ public struct PingEngine: Sendable {
         self.configuration = configuration
         codec = ICMPCodec(family: icmpFamily(for: target.family))
         payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        template = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
     }
 
     /// Sequence numbers start at 1 and wrap at 16 bits (iputils and SimplePing).
@@ -167,7 +170,7 @@ public struct PingEngine: Sendable {
         guard let due = nextSendTime(), due <= now else { return nil }
         let number = statistics.transmitted + 1
         let sequence = Self.sequence(ofProbe: number)
-        return ProbePacket(sequence: sequence, bytes: codec.echoRequest(identifier: identifier, sequence: sequence, payload: payload))
+        return ProbePacket(sequence: sequence, bytes: codec.echoRequest(template: template, sequence: sequence))
     }
 
     /// The probe left. `realtime` is CLOCK_REALTIME read just before sendto (the clock of
@@ -199,41 +202,41 @@ public struct PingEngine: Sendable {
     // MARK: - Receiving
 
     /// A datagram from the socket: a reply, an error quoting a probe (raw sockets), or
-    /// something that is not ours.
-    public mutating func receive(_ datagram: ReceivedDatagram) -> [PingEvent] {
+    /// something that is not ours. One datagram, one event.
+    public mutating func receive(_ datagram: ReceivedDatagram) -> PingEvent {
         let message: ICMPMessage
         do {
             message = try codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader)
         } catch {
-            return [.unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))]
+            return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
         }
         switch message.body {
         case let .echo(identifier, sequence, data) where message.type == codec.family.echoReply:
             guard identifier == self.identifier else {
-                return [.unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                     reason: "identifier \(identifier), not ours"))]
+                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
+                                                    reason: "identifier \(identifier), not ours"))
             }
             guard let number = probeNumber(forSequence: sequence), let probe = probes[number] else {
-                return [.unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                     reason: "sequence \(sequence) was not sent"))]
+                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
+                                                    reason: "sequence \(sequence) was not sent"))
             }
             return reply(number: number, probe: probe, sequence: sequence, message: message, data: data, datagram: datagram)
         case let .error(info, destination, echo?) where echo.identifier == identifier:
             guard destination == nil || destination?.bytes == target.bytes,
                   let number = probeNumber(forSequence: echo.sequence) else {
-                return [.unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                     reason: "error quoting a probe that is not ours"))]
+                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
+                                                    reason: "error quoting a probe that is not ours"))
             }
             return icmpError(number: number, sequence: echo.sequence, from: message.ipSource ?? datagram.from,
                              type: message.type, code: message.code, info: info)
         default:
-            return [.unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                 reason: "not an answer to our probes"))]
+            return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
+                                                reason: "not an answer to our probes"))
         }
     }
 
     private mutating func reply(number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
-                                datagram: ReceivedDatagram) -> [PingEvent] {
+                                datagram: ReceivedDatagram) -> PingEvent {
         let rtt = roundTrip(probe, datagram)
         let corrupted = message.checksumValid == false
         let duplicate = !corrupted && probe.state == .answered
@@ -250,10 +253,17 @@ public struct PingEngine: Sendable {
             probes[number]?.state = .answered
         }
         let ttl = datagram.ttl ?? message.ipTTL.map(Int.init)
-        return [.reply(PingReply(sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
-                                 roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
-                                 differentAddress: datagram.from.bytes != target.bytes,
-                                 wrongData: !data.elementsEqual(payload)))]
+        return .reply(PingReply(sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
+                                roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
+                                differentAddress: datagram.from.bytes != target.bytes,
+                                wrongData: !Self.same(data, payload)))
+    }
+
+    /// Byte-for-byte equality, cheaper than the generic `elementsEqual` per echo.
+    private static func same(_ data: ArraySlice<UInt8>, _ payload: [UInt8]) -> Bool {
+        guard data.count == payload.count else { return false }
+        for (received, sent) in zip(data, payload) where received != sent { return false }
+        return true
     }
 
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
@@ -268,25 +278,25 @@ public struct PingEngine: Sendable {
     }
 
     /// An entry from the error queue (datagram sockets).
-    public mutating func receive(_ queued: QueuedError) -> [PingEvent] {
+    public mutating func receive(_ queued: QueuedError) -> PingEvent {
         let sequence: UInt16
         do {
             let message = try codec.parse(queued.originalPacket, includesIPHeader: false)
             guard case let .echo(_, quoted, _) = message.body else {
-                return [.unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry without our probe"))]
+                return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry without our probe"))
             }
             sequence = quoted
         } catch {
-            return [.unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry: \(error)"))]
+            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry: \(error)"))
         }
         guard let number = probeNumber(forSequence: sequence) else {
-            return [.unexpected(UnexpectedPacket(from: queued.offender, reason: "error for sequence \(sequence), not sent"))]
+            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for sequence \(sequence), not sent"))
         }
         switch queued.origin {
         case .local:
             statistics.errors += 1
             resolve(number, as: .errored)
-            return [.localError(sequence: sequence, error: queued.errno, info: queued.info)]
+            return .localError(sequence: sequence, error: queued.errno, info: queued.info)
         case .icmp:
             return icmpError(number: number, sequence: sequence, from: queued.offender ?? target,
                              type: ICMPType(queued.type), code: queued.code, info: queued.info)
@@ -294,11 +304,11 @@ public struct PingEngine: Sendable {
     }
 
     private mutating func icmpError(number: Int, sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8,
-                                    info: UInt32) -> [PingEvent] {
+                                    info: UInt32) -> PingEvent {
         statistics.errors += 1
         resolve(number, as: .errored)
-        return [.icmpError(PingICMPError(sequence: sequence, from: from, type: type, code: code, info: info,
-                                         text: codec.family.describe(type: type, code: code, info: info)))]
+        return .icmpError(PingICMPError(sequence: sequence, from: from, type: type, code: code, info: info,
+                                        text: codec.family.describe(type: type, code: code, info: info)))
     }
 
     private mutating func resolve(_ number: Int, as state: Probe.State) {

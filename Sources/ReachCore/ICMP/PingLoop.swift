@@ -22,8 +22,8 @@ public protocol PingTransport: AnyObject {
     /// A refusal by sendto is returned, not thrown: it is a verdict about the path.
     func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) -> Errno?
     /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC; nil waits for input) passes,
-    /// and returns what arrived (empty when the time is up).
-    func wait(until deadline: Int64?) throws -> [TransportInput]
+    /// and hands each input that arrived to `deliver`, in order (none when the time is up).
+    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws
 }
 
 /// Drives a `PingEngine` over a transport and a clock: sends probes when due, feeds in
@@ -41,31 +41,32 @@ public struct PingLoop {
         self.clock = clock
     }
 
-    /// Runs until the engine finishes or `handle` returns false; an interruption ends the
-    /// run with its statistics, as iputils does on SIGINT.
-    public mutating func run(_ handle: (PingEvent, PingEngine) -> Void) throws {
+    /// Runs until the engine finishes; an interruption ends the run with its statistics,
+    /// as iputils does on SIGINT. `engine` holds the statistics afterwards.
+    public mutating func run(_ handle: (PingEvent) -> Void) throws {
         while !engine.isFinished {
             let now = clock.monotonicNanoseconds
-            for event in engine.advance(now: now) { handle(event, engine) }
+            for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
             if var probe = engine.nextProbe(now: now) {
                 send(&probe, handle)
                 continue
             }
-            for input in try transport.wait(until: engine.nextWakeTime()) {
+            // Inputs are handed over one by one, borrowed: no array or copy per echo.
+            try transport.wait(until: engine.nextWakeTime()) { input in
                 switch input {
                 case .datagram(let datagram):
-                    for event in engine.receive(datagram) { handle(event, engine) }
+                    handle(engine.receive(datagram))
                 case .queuedError(let queued):
-                    for event in engine.receive(queued) { handle(event, engine) }
+                    handle(engine.receive(queued))
                 case .interrupted:
-                    for event in engine.stop() { handle(event, engine) }
+                    for event in engine.stop() { handle(event) }
                 }
             }
         }
     }
 
-    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent, PingEngine) -> Void) {
+    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent) -> Void) {
         var realtime: Int64 = 0
         var monotonic: Int64 = 0
         let clock = self.clock
@@ -79,6 +80,6 @@ public struct PingLoop {
         } else {
             event = engine.didSend(probe, realtime: realtime, monotonic: monotonic)
         }
-        handle(event, engine)
+        handle(event)
     }
 }

@@ -101,7 +101,7 @@ public final class Pinger: @unchecked Sendable {
         var loop = PingLoop(engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
                             transport: socket, clock: SystemClock())
         do {
-            try loop.run { event, _ in deliver(event) }
+            try loop.run { deliver($0) }
         } catch {
             deliver(.failed("\(error)"))
         }

@@ -108,8 +108,10 @@ public final class ICMPSocket: PingTransport {
         try System.setOption(fd, SOL_SOCKET, Int32(creach_so_timestampns), on)
         switch family {
         case .ipv4:
-            try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_recvttl), on)
             if kind == .datagram {
+                // Datagram replies come without the IP header: the TTL comes by cmsg. A raw
+                // socket reads it from the header, and skips a cmsg per packet.
+                try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_recvttl), on)
                 try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_recverr), on)
             } else {
                 // Bits set are blocked: pass echo replies and the errors that quote a probe.
@@ -195,7 +197,7 @@ public final class ICMPSocket: PingTransport {
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.
     public var interruptionDescriptor: Int32 { interruption.write }
 
-    public func wait(until deadline: Int64?) throws -> [TransportInput] {
+    public func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
         // On loopback (and in a flood) the reply is often queued by the time sendto returns:
         // try recvmsg first and skip ppoll, as iputils gets by with sendto + recvmsg per echo.
         // After a miss, try again only every 16th wait; after 32 hits in a row, poll once
@@ -205,26 +207,25 @@ public final class ICMPSocket: PingTransport {
             if streak < 32, let datagram = try receiveDatagram() {
                 streak += 1
                 optimistic = true
-                return [.datagram(datagram)]
+                deliver(.datagram(datagram))
+                return
             }
             if streak < 32 { optimistic = false }
             streak = 0
         }
         let ready = try System.poll([(fileDescriptor, Int16(POLLIN)), (interruption.read, Int16(POLLIN))],
                                     until: deadline)
-        var inputs: [TransportInput] = []
-        if ready[0] & Int16(POLLERR) != 0 { inputs += drainErrorQueue() }
+        if ready[0] & Int16(POLLERR) != 0 { drainErrorQueue(deliver) }
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted
         // syscall per echo in a flood; if more are queued the next poll returns at once.
         if ready[0] & Int16(POLLIN) != 0, let datagram = try receiveDatagram() {
-            inputs.append(.datagram(datagram))
+            deliver(.datagram(datagram))
         }
         if ready[1] & Int16(POLLIN) != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             _ = sink.withUnsafeMutableBytes { read(interruption.read, $0.baseAddress, $0.count) }
-            inputs.append(.interrupted)
+            deliver(.interrupted)
         }
-        return inputs
     }
 
     private struct Received {
@@ -244,15 +245,13 @@ public final class ICMPSocket: PingTransport {
                                 includesIPHeader: kind == .raw && family == .ipv4)
     }
 
-    private func drainErrorQueue() -> [TransportInput] {
-        var inputs: [TransportInput] = []
+    private func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
         for _ in 0..<64 {
             guard let received = try? receive(flags: Int32(creach_msg_errqueue | creach_msg_dontwait)),
                   var queued = received.extendedError else { break }
             queued.originalPacket = Array(buffer[0..<received.length])
-            inputs.append(.queuedError(queued))
+            deliver(.queuedError(queued))
         }
-        return inputs
     }
 
     /// recvmsg with the control messages ping uses; nil when nothing is queued.
