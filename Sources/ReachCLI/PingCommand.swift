@@ -118,8 +118,9 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             let start = PingEvent.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind))
             if let object = renderer.json(start) { out.write(object.serialized() + "\n") }
         } else {
+            // iputils: "from SOURCE INTERFACE:" with -I NAME, "from SOURCE :" with -I ADDRESS.
             let source = interface.flatMap { name -> (IPAddress, String)? in
-                if settings.socketOptions.sourceAddress != nil { return nil }
+                if let given = settings.socketOptions.sourceAddress { return (given, "") }
                 return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
             }
             out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))

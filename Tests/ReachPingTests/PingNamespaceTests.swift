@@ -101,13 +101,54 @@ final class PingNamespaceTests: PingLabTestCase {
         let cases: [[String]] = [["-c", "3", "-i", "0.2", "198.18.1.2"], ["-c", "2", "-i", "0.2", "2001:db8:1::2"],
                                  ["-c", "2", "-i", "0.2", "198.19.9.9"], ["-c", "2", "-i", "0.2", "-t", "1", "198.18.1.2"],
                                  ["-c", "2", "-i", "0.2", "-W", "1", "198.18.1.3"], ["-q", "-c", "2", "-i", "0.2", "198.18.1.2"],
-                                 ["-c", "2", "-i", "0.2", "-D", "198.18.1.2"], ["-c", "1", "-s", "100", "198.18.1.2"]]
+                                 ["-c", "2", "-i", "0.2", "-D", "198.18.1.2"], ["-c", "1", "-s", "100", "198.18.1.2"],
+                                 ["-c", "1", "-I", "v0", "198.18.1.2"], ["-c", "1", "-I", "198.18.0.2", "198.18.1.2"],
+                                 ["-c", "3", "-i", "0.2", "-O", "-W", "1", "198.18.1.3"]]
         for arguments in cases {
             let ours = try reach(["ping"] + arguments, in: net.client)
             let theirs = try lab.exec(net.client, ["ping"] + arguments)
             XCTAssertEqual(ours.status, theirs.status, "\(arguments): \(ours) vs \(theirs)")
             XCTAssertEqual(ours.lines.map(Self.shape), theirs.lines.map(Self.shape), "\(arguments)")
         }
+    }
+
+    func testDuplicatesAreMarkedAndCounted() throws {
+        let net = try lab.topology()
+        // The router clones each echo request to the far host (nft dup): two replies per probe.
+        let rules = """
+            table ip rchdup {
+              chain pre {
+                type filter hook prerouting priority 0;
+                ip daddr 198.18.1.2 icmp type echo-request dup to 198.18.1.2
+              }
+            }
+            """
+        let path = "/tmp/\(lab.prefix)-dup.nft"
+        try rules.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        XCTAssertEqual(try lab.exec(net.router, ["nft", "-f", path]).status, 0)
+        let arguments = ["-c", "3", "-i", "0.2", "198.18.1.2"]
+        let ours = try reach(["ping"] + arguments, in: net.client)
+        XCTAssertEqual(ours.status, 0, "\(ours)")
+        XCTAssertEqual(ours.lines.filter { $0.hasSuffix(" (DUP!)") }.count, 2, "the run ends at the third reply: \(ours)")
+        XCTAssertTrue(ours.stdout.contains("3 packets transmitted, 3 received, +2 duplicates, 0% packet loss"), "\(ours)")
+        let theirs = try lab.exec(net.client, ["ping"] + arguments)
+        XCTAssertEqual(ours.lines.map(Self.shape), theirs.lines.map(Self.shape))
+        let json = try reach(["ping", "--json"] + arguments, in: net.client)
+        XCTAssertEqual(events(json, "reply").map { $0["duplicate"] as? Bool }, [false, true, false, true, false])
+        XCTAssertEqual(events(json, "summary").first?["duplicates"] as? Int, 2)
+    }
+
+    func testIPv6LinkLocalWithZone() throws {
+        let net = try lab.topology()
+        let show = try lab.exec(net.router, ["ip", "-6", "-o", "addr", "show", "dev", "r0", "scope", "link"])
+        let field = show.stdout.split(separator: " ").first { $0.hasPrefix("fe80:") }
+        let linkLocal = try XCTUnwrap(field?.split(separator: "/").first.map(String.init), "\(show)")
+        let result = try reach(["ping", "-c", "2", "-i", "0.1", "\(linkLocal)%v0"], in: net.client)
+        XCTAssertEqual(result.status, 0, "\(result)")
+        XCTAssertEqual(result.lines.filter { $0.hasPrefix("64 bytes from \(linkLocal)%v0: icmp_seq=") }.count, 2, "\(result)")
+        let unknownZone = try reach(["ping", "-c", "1", "\(linkLocal)%nosuchif"], in: net.client)
+        XCTAssertEqual(unknownZone.status, 64, "\(unknownZone)")
     }
 
     func testIputilsOwnTestInvocations() throws {
