@@ -31,15 +31,17 @@ import re, sys
 times = sorted(float(m) for m in re.findall(r"time=([0-9.]+) ms", sys.stdin.read()))
 print("%.3f %d" % (times[len(times)//2] if times else float("nan"), len(times)))'; }
 
-# Wall time and peak memory of one run: "<wall seconds> <max RSS KiB>" (wait4's rusage
-# is the child's own; `ip netns exec` execs in place, so the child is the pinger).
+# Wall time and peak memory of one run in the namespace: "<wall seconds> <max RSS KiB>".
+# The RSS comes from /usr/bin/time started inside the namespace (a small parent: a
+# child forked from a big one would inherit its high-water mark across exec).
 measure() {
   python3 -c '
-import os, subprocess, sys, time
+import subprocess, sys, time
 start = time.perf_counter()
-child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-_, _, usage = os.wait4(child.pid, 0)
-print("%.4f %d" % (time.perf_counter() - start, usage.ru_maxrss))' "$@"
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+elapsed = time.perf_counter() - start
+print("%.4f %s" % (elapsed, open(sys.argv[1]).read().split()[-1]))' "$TMP.rss" \
+    ip netns exec "$NS-a" /usr/bin/time -f "%M" -o "$TMP.rss" "$@"
 }
 
 echo "== reach ping vs iputils ping ($(ping -V | head -1))"
@@ -61,8 +63,8 @@ print(f'median RTT, veth, {$reach_count}/{$iputils_count} echoes: reach {r:.3f} 
 best() { sort -n | head -1; }
 reach_runs=(); iputils_runs=()
 for _ in 1 2 3 4 5; do
-  reach_runs+=("$(measure ip netns exec "$NS-a" "$REACH" ping -f -q -c "$FLOOD" 127.0.0.1)")
-  iputils_runs+=("$(measure ip netns exec "$NS-a" ping -f -q -c "$FLOOD" 127.0.0.1)")
+  reach_runs+=("$(measure "$REACH" ping -f -q -c "$FLOOD" 127.0.0.1)")
+  iputils_runs+=("$(measure ping -f -q -c "$FLOOD" 127.0.0.1)")
 done
 reach_wall=$(printf '%s\n' "${reach_runs[@]}" | awk '{print $1}' | best)
 iputils_wall=$(printf '%s\n' "${iputils_runs[@]}" | awk '{print $1}' | best)

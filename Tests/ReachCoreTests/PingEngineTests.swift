@@ -26,7 +26,7 @@ final class FakeTransport: PingTransport {
         self.clock = clock
     }
 
-    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) -> Errno? {
+    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
         beforeSend()
         let sequence = UInt16(packet[6]) << 8 | UInt16(packet[7])
         if let error = refuse(sequence) { return error }

@@ -139,6 +139,30 @@ final class PingNamespaceTests: PingLabTestCase {
         XCTAssertEqual(events(json, "summary").first?["duplicates"] as? Int, 2)
     }
 
+    func testFirewallRefusalIsASendErrorNotAFailure() throws {
+        let net = try lab.topology()
+        // netfilter dropping our own output makes sendto fail with EPERM: a verdict, counted.
+        let rules = """
+            table ip rchout {
+              chain out {
+                type filter hook output priority 0;
+                ip daddr 198.18.1.2 icmp type echo-request drop
+              }
+            }
+            """
+        let path = "/tmp/\(lab.prefix)-out.nft"
+        try rules.write(toFile: path, atomically: true, encoding: .utf8)
+        defer { unlink(path) }
+        XCTAssertEqual(try lab.exec(net.client, ["nft", "-f", path]).status, 0)
+        let result = try reach(["ping", "-c", "2", "-i", "0.1", "--json", "198.18.1.2"], in: net.client)
+        XCTAssertEqual(result.status, 1, "\(result)")
+        XCTAssertEqual(events(result, "send_failed").map { $0["errno"] as? Int }, [1, 1], "\(result)")
+        XCTAssertEqual(events(result, "summary").first?["errors"] as? Int, 2)
+        let text = try reach(["ping", "-c", "1", "198.18.1.2"], in: net.client)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertEqual(text.stderr, "reach: icmp_seq=1: sendto: Operation not permitted\n")
+    }
+
     func testIPv6LinkLocalWithZone() throws {
         let net = try lab.topology()
         let show = try lab.exec(net.router, ["ip", "-6", "-o", "addr", "show", "dev", "r0", "scope", "link"])

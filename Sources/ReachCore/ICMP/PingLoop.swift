@@ -19,8 +19,9 @@ public protocol PingTransport: AnyObject {
     /// The identifier replies carry (the kernel's on a datagram socket).
     var identifier: UInt16 { get }
     /// Sends one probe; `beforeSend` runs right before sendto (it reads the send time).
-    /// A refusal by sendto is returned, not thrown: it is a verdict about the path.
-    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) -> Errno?
+    /// A refusal that is a verdict about the path (no route, a firewall's EPERM, ...) is
+    /// returned; any other failure is thrown.
+    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno?
     /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC; nil waits for input) passes,
     /// and hands each input that arrived to `deliver`, in order (none when the time is up).
     func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws
@@ -49,7 +50,7 @@ public struct PingLoop {
             for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
             if var probe = engine.nextProbe(now: now) {
-                send(&probe, handle)
+                try send(&probe, handle)
                 continue
             }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
@@ -66,11 +67,11 @@ public struct PingLoop {
         }
     }
 
-    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent) -> Void) {
+    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent) -> Void) throws {
         var realtime: Int64 = 0
         var monotonic: Int64 = 0
         let clock = self.clock
-        let failure = transport.send(probe.bytes, to: engine.target) {
+        let failure = try transport.send(probe.bytes, to: engine.target) {
             monotonic = clock.monotonicNanoseconds
             realtime = clock.realtimeNanoseconds
         }

@@ -172,8 +172,8 @@ public final class ICMPSocket: PingTransport {
 
     // MARK: - PingTransport
 
-    public func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) -> Errno? {
-        SocketAddress.with(target) { pointer, length in
+    public func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
+        let failure: Errno? = SocketAddress.with(target) { pointer, length in
             packet.withUnsafeBytes { bytes in
                 while true {
                     beforeSend()
@@ -185,7 +185,16 @@ public final class ICMPSocket: PingTransport {
                 }
             }
         }
+        guard let failure else { return nil }
+        if Self.sendVerdicts.contains(failure.rawValue) { return failure }
+        throw SystemCallError("sendto", failure)
     }
+
+    /// What sendto can say about the path rather than about this program: no route, a
+    /// reject route or a firewall (EPERM/EACCES from netfilter), a link down, a datagram
+    /// above the MTU, full queues. iputils counts these as errors and goes on.
+    static let sendVerdicts: Set<Int32> = [ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EPERM, EACCES, EMSGSIZE,
+                                           ENOBUFS, EAGAIN, ENOMEM, EADDRNOTAVAIL, ECONNREFUSED, ENXIO]
 
     /// Makes a `wait` in progress (or the next one) return `.interrupted`. Safe from any
     /// thread and from a signal handler's pipe.
