@@ -163,6 +163,40 @@ final class PingNamespaceTests: PingLabTestCase {
         XCTAssertEqual(text.stderr, "reach: icmp_seq=1: sendto: Operation not permitted\n")
     }
 
+    func testNamesResolveOrExit2() throws {
+        let ns = try lab.namespace("dns")
+        // `ip netns exec` puts /etc/netns/NS/resolv.conf over /etc/resolv.conf: a resolver
+        // on the namespace's own loopback where nothing listens, so no query leaves it.
+        let directory = "/etc/netns/\(ns)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        lab.onTearDown { try? FileManager.default.removeItem(atPath: directory) }
+        try "nameserver 127.0.0.1\noptions timeout:1 attempts:1\n".write(toFile: directory + "/resolv.conf", atomically: true,
+                                                                        encoding: .utf8)
+        let unknown = try reach(["ping", "-c", "1", "no-such-host.invalid"], in: ns)
+        XCTAssertEqual(unknown.status, 2, "\(unknown)")
+        XCTAssertEqual(unknown.stdout, "")
+        XCTAssertTrue(unknown.stderr.hasPrefix("reach: no-such-host.invalid: "), "\(unknown)")
+        // localhost comes from /etc/hosts: the name is shown as iputils shows it.
+        let local = try reach(["ping", "-c", "1", "-4", "localhost"], in: ns)
+        XCTAssertEqual(local.status, 0, "\(local)")
+        XCTAssertEqual(local.lines.first, "PING localhost (127.0.0.1) 56(84) bytes of data.")
+        XCTAssertTrue(local.lines.contains { $0.hasPrefix("64 bytes from localhost (127.0.0.1): icmp_seq=1 ttl=64 time=") }, "\(local)")
+        XCTAssertTrue(local.stdout.contains("--- localhost ping statistics ---"))
+    }
+
+    func testDeadline() throws {
+        let net = try lab.topology()
+        let started = Date()
+        let silent = try reach(["ping", "-w", "1", "-i", "0.2", "198.18.1.3"], in: net.client)
+        let elapsed = Date().timeIntervalSince(started)
+        XCTAssertEqual(silent.status, 1, "\(silent)")
+        XCTAssertLessThan(elapsed, 2.5, "the deadline is honoured")
+        XCTAssertTrue(silent.stdout.contains(" 0 received, 100% packet loss"), "\(silent)")
+        // With -c and -w both, success needs count replies.
+        let answered = try reach(["ping", "-c", "2", "-w", "3", "-i", "0.2", "198.18.1.2"], in: net.client)
+        XCTAssertEqual(answered.status, 0, "\(answered)")
+    }
+
     func testIPv6LinkLocalWithZone() throws {
         let net = try lab.topology()
         let show = try lab.exec(net.router, ["ip", "-6", "-o", "addr", "show", "dev", "r0", "scope", "link"])
