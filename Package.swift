@@ -36,8 +36,9 @@ let package = Package(
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore"]),
-        // `reach ping` in network namespaces the tests build (root; skips without it, fails in CI).
-        .testTarget(name: "ReachPingTests"),
+        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI"]),
+        // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
+        .testTarget(name: "ReachIntegrationTests"),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -12,8 +12,6 @@ public struct PathEvaluator {
         self.allowsCellular = allowsCellular
     }
 
-    static let tunnelKinds: Set<String> = ["tun", "wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
-
     /// Evaluates one destination. Throws only for failures that are not verdicts.
     public func evaluate(_ destination: IPAddress) throws -> PathReport {
         let answer: RouteAnswer
@@ -39,15 +37,19 @@ public struct PathEvaluator {
         let kind = classifier.classify(link)
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
+        // Tunnels by their kind, as the classifier decides it: a tap shares the netlink kind
+        // "tun" with a tun but is an Ethernet-framed virtual link, not a transient connection.
         if pointToPoint || link.hardwareType == .ppp || link.hardwareType == .none
-            || Self.tunnelKinds.contains(link.kind ?? "") || kind == .cellular {
+            || kind == .vpn || kind == .cellular {
             flags.insert(.transientConnection)
         }
         if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }
-        if route.gateway == nil && !pointToPoint { flags.insert(.isDirect) }
         if kind == .cellular { flags.insert(.isWWAN) }
 
         let linkReason = Self.reason(forLink: link, route: route)
+        // IsDirect describes a path that can be used: a link without carrier reads
+        // `-- c------` (REFERENCE §1), as Apple sets IsDirect only on a satisfied path.
+        if route.gateway == nil && !pointToPoint && linkReason == nil { flags.insert(.isDirect) }
         switch linkReason {
         case nil: flags.insert(.reachable)
         case .linkDormant?: flags.formUnion([.connectionRequired, .interventionRequired])

@@ -30,8 +30,10 @@ public struct LinkClassifier: Sendable {
     public var sysfs: SysfsNetDirectory
     public init(sysfs: SysfsNetDirectory = SysfsNetDirectory()) { self.sysfs = sysfs }
 
-    static let vpnKinds: Set<String> = ["wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
-    static let virtualKinds: Set<String> = [
+    // Arrays, not sets: building the first Set<String> costs a protocol-conformance scan at
+    // start-up (220 K instructions each), far more than comparing a dozen short strings.
+    static let vpnKinds: [String] = ["wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
+    static let virtualKinds: [String] = [
         "veth", "macvlan", "macvtap", "ipvlan", "ipvtap", "vxlan", "geneve", "vlan", "bond", "team",
         "dummy", "vrf", "gretap", "ip6gretap", "netkit", "nlmon", "ifb",
     ]
@@ -41,6 +43,9 @@ public struct LinkClassifier: Sendable {
         // 1. The netlink kind.
         if let kind = link.kind {
             if kind == "bridge" { return .bridge }
+            // The kernel's WWAN framework (drivers/net/wwan: iosm, t7xx, mhi) names its links
+            // "wwan"; they are ARPHRD_NONE and point-to-point, which would otherwise read as a tunnel.
+            if kind == "wwan" { return .cellular }
             // tun and tap share the kind "tun"; a tap is an Ethernet-framed virtual link.
             if kind == "tun" { return link.hardwareType == .ether ? .virtual : .vpn }
             if Self.vpnKinds.contains(kind) { return .vpn }

@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+
+/// `reach --json` output, decoded and checked against the schema: every key present
+/// (null, never missing), values from the closed lists, and the fields consistent.
+struct ReachJSON: Decodable, Equatable {
+    static let keys: Set<String> = ["schema", "command", "target", "reachable", "reason", "resolver_error", "paths"]
+    static let reasons: Set<String> = [
+        "no_route", "unreachable_route", "blackhole_route", "prohibited_route", "link_down",
+        "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved",
+    ]
+
+    var schema: Int
+    var command: String
+    var target: String?
+    var reachable: Bool
+    var reason: String?
+    var resolverError: String?
+    var paths: [Path]
+
+    struct Path: Decodable, Equatable {
+        static let keys: Set<String> = ["address", "family", "reachable", "flags", "flag_string", "reason", "link", "gateway", "source"]
+        /// Apple's names in bit order (SCNetworkReachabilityFlags 1<<0 ... 1<<18): the JSON's order.
+        static let bitOrder = [
+            "TransientConnection", "Reachable", "ConnectionRequired", "ConnectionOnTraffic", "InterventionRequired",
+            "ConnectionOnDemand", "IsLocalAddress", "IsDirect", "IsWWAN",
+        ]
+        /// Apple's names with the letter and position each has in the flag string "WR ctiCDld".
+        static let flagLetters: [(name: String, letter: Character, position: Int)] = [
+            ("IsWWAN", "W", 0), ("Reachable", "R", 1), ("ConnectionRequired", "c", 3),
+            ("TransientConnection", "t", 4), ("InterventionRequired", "i", 5), ("ConnectionOnTraffic", "C", 6),
+            ("ConnectionOnDemand", "D", 7), ("IsLocalAddress", "l", 8), ("IsDirect", "d", 9),
+        ]
+
+        var address: String
+        var family: String
+        var reachable: Bool
+        var flags: [String]
+        var flagString: String
+        var reason: String?
+        var link: Link?
+        var gateway: String?
+        var source: String?
+
+        enum CodingKeys: String, CodingKey {
+            case address, family, reachable, flags
+            case flagString = "flag_string"
+            case reason, link, gateway, source
+        }
+    }
+
+    struct Link: Decodable, Equatable {
+        static let keys: Set<String> = ["name", "index", "kind", "operstate"]
+        static let kinds: Set<String> = ["loopback", "ethernet", "wifi", "cellular", "vpn", "bridge", "virtual", "other"]
+        static let operstates: Set<String> = ["unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up"]
+        var name: String
+        var index: Int
+        var kind: String
+        var operstate: String
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schema, command, target, reachable, reason
+        case resolverError = "resolver_error"
+        case paths
+    }
+
+    /// Decodes one JSON object (the whole of stdout, one line) and checks it; records a test
+    /// failure for each deviation and throws when it cannot be read at all.
+    static func decode(_ result: CommandResult, file: StaticString = #filePath, line: UInt = #line) throws -> ReachJSON {
+        XCTAssertEqual(result.stdoutLines.count, 1, "--json prints one line: \(result)", file: file, line: line)
+        let data = Data(result.standardOutput)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HarnessError("stdout is not a JSON object: \(result)")
+        }
+        XCTAssertEqual(Set(object.keys), keys, "top-level keys", file: file, line: line)
+        for path in object["paths"] as? [[String: Any]] ?? [] {
+            XCTAssertEqual(Set(path.keys), Path.keys, "path keys in \(path)", file: file, line: line)
+            if let link = path["link"] as? [String: Any] {
+                XCTAssertEqual(Set(link.keys), Link.keys, "link keys in \(link)", file: file, line: line)
+            } else {
+                XCTAssertTrue(path["link"] is NSNull, "link is an object or null: \(path)", file: file, line: line)
+            }
+        }
+        let report = try JSONDecoder().decode(ReachJSON.self, from: data)
+        report.checkConsistency(file: file, line: line)
+        return report
+    }
+
+    func checkConsistency(file: StaticString, line: UInt) {
+        XCTAssertEqual(schema, 1, "schema version", file: file, line: line)
+        XCTAssertEqual(reason == nil, reachable, "reason is null exactly when reachable", file: file, line: line)
+        if let reason { XCTAssertTrue(Self.reasons.contains(reason), "reason \(reason) in the closed list", file: file, line: line) }
+        XCTAssertEqual(resolverError != nil, reason == "name_not_resolved", "resolver_error set only when the name did not resolve",
+                       file: file, line: line)
+        for path in paths {
+            XCTAssertTrue(["ipv4", "ipv6"].contains(path.family), "family \(path.family)", file: file, line: line)
+            XCTAssertEqual(path.family == "ipv6", path.address.contains(":"), "family of \(path.address)", file: file, line: line)
+            XCTAssertEqual(path.reason == nil, path.reachable, "path reason null exactly when reachable", file: file, line: line)
+            XCTAssertEqual(path.reachable, path.flags.contains("Reachable") && !path.flags.contains("ConnectionRequired"),
+                           "reachable = Reachable and not ConnectionRequired: \(path.flags)", file: file, line: line)
+            if let reason = path.reason { XCTAssertTrue(Self.reasons.contains(reason), "path reason \(reason)", file: file, line: line) }
+            XCTAssertEqual(path.flags, Path.bitOrder.filter(path.flags.contains), "flags are known names in bit order",
+                           file: file, line: line)
+            XCTAssertEqual(path.flagString, Path.flagString(of: path.flags), "flag_string agrees with flags", file: file, line: line)
+            if let link = path.link {
+                XCTAssertTrue(Link.kinds.contains(link.kind), "kind \(link.kind)", file: file, line: line)
+                XCTAssertTrue(Link.operstates.contains(link.operstate), "operstate \(link.operstate)", file: file, line: line)
+                XCTAssertGreaterThan(link.index, 0, file: file, line: line)
+            }
+        }
+    }
+}
+
+extension ReachJSON.Path {
+    /// tonymillion's "WR ctiCDld", built independently of reach's own code.
+    static func flagString(of flags: [String]) -> String {
+        var characters = Array("-- -------")
+        for entry in flagLetters where flags.contains(entry.name) { characters[entry.position] = entry.letter }
+        return String(characters)
+    }
+}
