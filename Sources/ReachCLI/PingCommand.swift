@@ -67,8 +67,9 @@ struct PingCommand: ParsableCommand, ReachRunnable {
         Capabilities.limitToNetRaw()
         let privileged = Capabilities.netRawPermitted
         if !privileged && (flood || settings.configuration.intervalNanoseconds < PingSettings.minimumUserInterval) {
-            throw PermissionError("cannot flood or use -i below 0.002 s: CAP_NET_RAW is not permitted "
-                                  + "(setcap cap_net_raw+p on the reach binary, or run as root)")
+            throw PermissionError(
+                "cannot flood or use -i below 0.002 s: CAP_NET_RAW is not permitted "
+                    + "(setcap cap_net_raw+p on the reach binary, or run as root)")
         }
         let address: IPAddress
         switch try resolve() {
@@ -86,7 +87,10 @@ struct PingCommand: ParsableCommand, ReachRunnable {
         return run(address: address, socket: socket, settings: settings)
     }
 
-    private enum Resolution { case success(IPAddress), failure(ExitStatus) }
+    private enum Resolution {
+        case success(IPAddress)
+        case failure(ExitStatus)
+    }
 
     private func resolve() throws -> Resolution {
         if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
@@ -109,9 +113,10 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     }
 
     private func run(address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
-        var renderer = PingRenderer(targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
-                                    quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
-                                    json: json)
+        var renderer = PingRenderer(
+            targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
+            quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
+            json: json)
         let out = OutputChannel.standard
         let clock = SystemClock()
         if json {
@@ -126,8 +131,9 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
         }
         InterruptSignal.install(writingTo: socket.interruptionDescriptor)
-        var loop = PingLoop(engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
-                            transport: socket, clock: clock)
+        var loop = PingLoop(
+            engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
+            transport: socket, clock: clock)
         do {
             try loop.run { event in
                 // The renderer's plain fields, not the @Flag wrappers: those cost
@@ -223,7 +229,8 @@ struct PingSettings {
     static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> Int64 {
         let digits = text.filter { $0 != "." }
         guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400 else {
+            text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
+        else {
             throw UsageError("\(option): '\(TargetParser.printable(text))' is not a number of seconds (such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())

@@ -116,8 +116,12 @@ struct PingRenderer {
         text += "\n"
         var comma = ""
         if stats.received > 0 && stats.timed > 0 {
-            text += "rtt min/avg/max/mdev = " + [stats.minimumMicroseconds, stats.averageMicroseconds,
-                                                   stats.maximumMicroseconds, stats.mdevMicroseconds]
+            text +=
+                "rtt min/avg/max/mdev = "
+                + [
+                    stats.minimumMicroseconds, stats.averageMicroseconds,
+                    stats.maximumMicroseconds, stats.mdevMicroseconds,
+                ]
                 .map(Self.fixed3).joined(separator: "/") + " ms"
             comma = ", "
         }
@@ -165,35 +169,47 @@ struct PingRenderer {
         var members: [(String, JSONValue)] = [("schema", .int(jsonSchemaVersion)), ("command", .string("ping"))]
         switch event {
         case .started(let start):
-            members += [("event", .string("start")), ("target", .string(targetText)),
-                        ("address", .string(start.address.description)), ("family", .string(start.address.family.rawValue)),
-                        ("identifier", .int(Int64(start.identifier))), ("socket", .string(start.socketKind.rawValue)),
-                        ("payload_bytes", .int(Int64(payloadSize)))]
+            members += [
+                ("event", .string("start")), ("target", .string(targetText)),
+                ("address", .string(start.address.description)), ("family", .string(start.address.family.rawValue)),
+                ("identifier", .int(Int64(start.identifier))), ("socket", .string(start.socketKind.rawValue)),
+                ("payload_bytes", .int(Int64(payloadSize))),
+            ]
         case .sent(let sequence, let bytes):
             members += [("event", .string("sent")), ("seq", .int(Int64(sequence))), ("bytes", .int(Int64(bytes)))]
         case .reply(let reply):
-            members += [("event", .string("reply")), ("seq", .int(Int64(reply.sequence))),
-                        ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                        ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
-                        ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
-                        ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress))]
+            members += [
+                ("event", .string("reply")), ("seq", .int(Int64(reply.sequence))),
+                ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
+                ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
+                ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
+                ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
+            ]
         case .timedOut(let sequence):
             members += [("event", .string("timeout")), ("seq", .int(Int64(sequence)))]
         case .icmpError(let error):
-            members += [("event", .string("icmp_error")), ("seq", .int(Int64(error.sequence))),
-                        ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
-                        ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text))]
+            members += [
+                ("event", .string("icmp_error")), ("seq", .int(Int64(error.sequence))),
+                ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
+                ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
+            ]
         case .sendFailed(let sequence, let error):
-            members += [("event", .string("send_failed")), ("seq", .int(Int64(sequence))),
-                        ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))]
+            members += [
+                ("event", .string("send_failed")), ("seq", .int(Int64(sequence))),
+                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+            ]
         case .localError(let sequence, let error, let info):
-            members += [("event", .string("local_error")), ("seq", .int(Int64(sequence))),
-                        ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
-                        ("info", .int(Int64(info)))]
+            members += [
+                ("event", .string("local_error")), ("seq", .int(Int64(sequence))),
+                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+                ("info", .int(Int64(info))),
+            ]
         case .unexpected(let packet):
-            members += [("event", .string("unexpected")), ("from", .optional(packet.from?.description)),
-                        ("icmp_type", packet.type.map { .int(Int64($0.rawValue)) } ?? .null),
-                        ("icmp_code", packet.code.map { .int(Int64($0)) } ?? .null), ("reason", .string(packet.reason))]
+            members += [
+                ("event", .string("unexpected")), ("from", .optional(packet.from?.description)),
+                ("icmp_type", packet.type.map { .int(Int64($0.rawValue)) } ?? .null),
+                ("icmp_code", packet.code.map { .int(Int64($0)) } ?? .null), ("reason", .string(packet.reason)),
+            ]
         case .failed(let why):
             members += [("event", .string("failed")), ("error", .string(why))]
         case .finished:
@@ -204,11 +220,14 @@ struct PingRenderer {
 
     func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {
         let stats = engine.statistics
-        let rtt: JSONValue = stats.received > 0 && stats.timed > 0
-            ? .object([("min", .number(Double(stats.minimumMicroseconds) / 1000)),
-                       ("avg", .number(Double(stats.averageMicroseconds) / 1000)),
-                       ("max", .number(Double(stats.maximumMicroseconds) / 1000)),
-                       ("mdev", .number(Double(stats.mdevMicroseconds) / 1000))])
+        let rtt: JSONValue =
+            stats.received > 0 && stats.timed > 0
+            ? .object([
+                ("min", .number(Double(stats.minimumMicroseconds) / 1000)),
+                ("avg", .number(Double(stats.averageMicroseconds) / 1000)),
+                ("max", .number(Double(stats.maximumMicroseconds) / 1000)),
+                ("mdev", .number(Double(stats.mdevMicroseconds) / 1000)),
+            ])
             : .null
         return .object([
             ("schema", .int(jsonSchemaVersion)), ("command", .string("ping")), ("event", .string("summary")),

@@ -8,9 +8,10 @@ final class ICMPCodecTests: XCTestCase {
 
     /// Hex fixtures with a comment after the bytes of each line.
     private func hex(_ text: String) -> [UInt8] {
-        let digits = Array(text.split(separator: "\n").map {
-            $0.split(separator: " ").prefix { $0.allSatisfy(\.isHexDigit) }.joined()
-        }.joined())
+        let digits = Array(
+            text.split(separator: "\n").map {
+                $0.split(separator: " ").prefix { $0.allSatisfy(\.isHexDigit) }.joined()
+            }.joined())
         return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
     }
 
@@ -27,13 +28,16 @@ final class ICMPCodecTests: XCTestCase {
 
     func testEchoRequestIPv4() {
         let packet = v4.echoRequest(identifier: 0x1234, sequence: 1, payload: payload)
-        XCTAssertEqual(packet, hex("""
-            08 00        type 8 (echo request), code 0
-            d9ba         checksum
-            1234         identifier
-            0001         sequence 1
-            0001020304050607  data: byte i is i, as iputils fills it
-            """))
+        XCTAssertEqual(
+            packet,
+            hex(
+                """
+                08 00        type 8 (echo request), code 0
+                d9ba         checksum
+                1234         identifier
+                0001         sequence 1
+                0001020304050607  data: byte i is i, as iputils fills it
+                """))
         XCTAssertEqual(ICMPCodec.checksum(packet[...]), 0, "a filled-in checksum verifies to 0")
     }
 
@@ -43,8 +47,9 @@ final class ICMPCodecTests: XCTestCase {
             let data = ICMPCodec.standardPayload(size: size)
             let template = v4.echoRequest(identifier: 0xfffe, sequence: 0, payload: data)
             for sequence: UInt16 in [0, 1, 2, 255, 256, 0x7fff, 0xfffe, 0xffff] {
-                XCTAssertEqual(v4.echoRequest(template: template, sequence: sequence),
-                               v4.echoRequest(identifier: 0xfffe, sequence: sequence, payload: data), "size \(size) seq \(sequence)")
+                XCTAssertEqual(
+                    v4.echoRequest(template: template, sequence: sequence),
+                    v4.echoRequest(identifier: 0xfffe, sequence: sequence, payload: data), "size \(size) seq \(sequence)")
             }
         }
         let template6 = v6.echoRequest(identifier: 7, sequence: 0, payload: [1, 2])
@@ -77,7 +82,8 @@ final class ICMPCodecTests: XCTestCase {
     }
 
     func testReplyWithIPv4Header() throws {
-        let datagram = hex("""
+        let datagram = hex(
+            """
             4500 0024 0000 0000 3f01 0000 c6120002 c6120001
             0000 e1ba 1234 0001 0001020304050607
             """)
@@ -91,7 +97,8 @@ final class ICMPCodecTests: XCTestCase {
 
     func testReplyWithIPv4OptionsIsStrippedByIHL() throws {
         // IHL 6: a 24-byte header with one 4-byte option (NOP NOP NOP EOL).
-        let datagram = hex("""
+        let datagram = hex(
+            """
             4600 0028 0000 0000 4001 0000 c6120002 c6120001 01010100
             0000 e1ba 1234 0001 0001020304050607
             """)
@@ -117,7 +124,8 @@ final class ICMPCodecTests: XCTestCase {
     // MARK: - Errors quoting the original datagram
 
     func testDestinationUnreachableQuotingIHL5() throws {
-        let datagram = hex("""
+        let datagram = hex(
+            """
             0301 0000 00000000                       type 3 code 1 (host unreachable), unused
             4500 0054 0000 4000 4001 0000 c6120002 cb007101   quoted IPv4: proto 1, to 203.0.113.1
             0800 0000 4321 0007                      quoted echo request: id 0x4321, seq 7
@@ -125,7 +133,7 @@ final class ICMPCodecTests: XCTestCase {
         let message = try v4.parse(datagram, includesIPHeader: false)
         XCTAssertEqual(message.type, ICMPv4.destinationUnreachable)
         XCTAssertEqual(message.code, 1)
-        guard case let .error(info, destination, echo?) = message.body else { return XCTFail("\(message.body)") }
+        guard case .error(let info, let destination, let echo?) = message.body else { return XCTFail("\(message.body)") }
         XCTAssertEqual(info, 0)
         XCTAssertEqual(destination, ipv4("203.0.113.1"))
         XCTAssertEqual(echo.identifier, 0x4321)
@@ -135,7 +143,8 @@ final class ICMPCodecTests: XCTestCase {
 
     func testTimeExceededQuotingIHL7WithinIPv4Header() throws {
         // A raw socket delivers the router's IP header too; the quote has 8 bytes of options.
-        let datagram = hex("""
+        let datagram = hex(
+            """
             4500 0044 0000 0000 4001 0000 c6120001 c6120002
             0b00 0000 00000000
             4700 005c 0000 4000 0101 0000 c6120002 c6120102 01010101 01010100
@@ -143,32 +152,34 @@ final class ICMPCodecTests: XCTestCase {
             """)
         let message = try v4.parse(datagram, includesIPHeader: true)
         XCTAssertEqual(message.ipSource, ipv4("198.18.0.1"))
-        guard case let .error(_, destination, echo?) = message.body else { return XCTFail("\(message.body)") }
+        guard case .error(_, let destination, let echo?) = message.body else { return XCTFail("\(message.body)") }
         XCTAssertEqual(destination, ipv4("198.18.1.2"))
         XCTAssertEqual(echo.sequence, 9)
         XCTAssertEqual(ICMPv4().describe(type: message.type, code: message.code, info: 0), "Time to live exceeded")
     }
 
     func testICMPv6TimeExceededQuotingIPv6Header() throws {
-        let datagram = hex("""
+        let datagram = hex(
+            """
             0300 0000 00000000
             6000 0000 0010 3a01 20010db8000000000000000000000002 20010db8000100000000000000000002
             8000 0000 4321 0003
             """)
         let message = try v6.parse(datagram, includesIPHeader: false)
-        guard case let .error(_, destination, echo?) = message.body else { return XCTFail("\(message.body)") }
+        guard case .error(_, let destination, let echo?) = message.body else { return XCTFail("\(message.body)") }
         XCTAssertEqual(destination, try IPAddress.parse("2001:db8:1::2"))
         XCTAssertEqual(echo.identifier, 0x4321)
         XCTAssertEqual(echo.sequence, 3)
         XCTAssertEqual(ICMPv6().describe(type: message.type, code: message.code, info: 0), "Time exceeded: Hop limit")
-        XCTAssertEqual(ICMPv6().describe(type: ICMPv6.destinationUnreachable, code: 3, info: 0), "Destination unreachable: Address unreachable")
+        XCTAssertEqual(
+            ICMPv6().describe(type: ICMPv6.destinationUnreachable, code: 3, info: 0), "Destination unreachable: Address unreachable")
     }
 
     func testErrorQuotingSomethingElseHasNoEcho() throws {
         // Port unreachable for a UDP datagram (protocol 17): not about any probe.
         let datagram = hex("0303 0000 00000000 4500 001c 0000 0000 4011 0000 c6120002 c6120001 8000 0035 0008 0000")
         let message = try v4.parse(datagram, includesIPHeader: false)
-        guard case let .error(_, _, echo) = message.body else { return XCTFail("\(message.body)") }
+        guard case .error(_, _, let echo) = message.body else { return XCTFail("\(message.body)") }
         XCTAssertNil(echo)
     }
 
@@ -178,7 +189,16 @@ final class ICMPCodecTests: XCTestCase {
         let datagrams: [(ICMPCodec, [UInt8], Bool)] = [
             (v4, hex("4500 0024 0000 0000 3f01 0000 c6120002 c6120001 0000 e1ba 1234 0001 0001020304050607"), true),
             (v4, hex("0301 0000 00000000 4500 0054 0000 4000 4001 0000 c6120002 cb007101 0800 0000 4321 0007"), false),
-            (v6, hex("0300 0000 00000000 6000 0000 0010 3a01 20010db8000000000000000000000002 20010db8000100000000000000000002 8000 0000 4321 0003"), false),
+            (
+                v6,
+                hex(
+                    """
+                    0300 0000 00000000 6000 0000 0010 3a01
+                    20010db8000000000000000000000002 20010db8000100000000000000000002
+                    8000 0000 4321 0003
+                    """
+                ), false
+            ),
         ]
         for (codec, bytes, header) in datagrams {
             for length in 0..<bytes.count {

@@ -71,18 +71,29 @@ final class PingEngineTests: XCTestCase {
     func reply(to packet: [UInt8], from: IPAddress? = nil, identifier: UInt16? = nil, sequence: UInt16? = nil) -> TransportInput {
         var bytes = packet
         bytes[0] = 0
-        if let identifier { bytes[4] = UInt8(identifier >> 8); bytes[5] = UInt8(identifier & 0xff) }
-        if let sequence { bytes[6] = UInt8(sequence >> 8); bytes[7] = UInt8(sequence & 0xff) }
-        bytes[2] = 0; bytes[3] = 0
+        if let identifier {
+            bytes[4] = UInt8(identifier >> 8)
+            bytes[5] = UInt8(identifier & 0xff)
+        }
+        if let sequence {
+            bytes[6] = UInt8(sequence >> 8)
+            bytes[7] = UInt8(sequence & 0xff)
+        }
+        bytes[2] = 0
+        bytes[3] = 0
         let sum = ICMPCodec.checksum(bytes[...])
-        bytes[2] = UInt8(sum >> 8); bytes[3] = UInt8(sum & 0xff)
-        return .datagram(ReceivedDatagram(bytes: bytes, from: from ?? target, ttl: 64, kernelTimestamp: 0,
-                                          monotonicTime: 0, includesIPHeader: false))
+        bytes[2] = UInt8(sum >> 8)
+        bytes[3] = UInt8(sum & 0xff)
+        return .datagram(
+            ReceivedDatagram(
+                bytes: bytes, from: from ?? target, ttl: 64, kernelTimestamp: 0,
+                monotonicTime: 0, includesIPHeader: false))
     }
 
     func run(_ configuration: PingConfiguration, transport: FakeTransport, clock: ManualClock) throws -> ([PingEvent], PingEngine) {
-        var loop = PingLoop(engine: PingEngine(target: target, identifier: transport.identifier, configuration: configuration),
-                            transport: transport, clock: clock)
+        var loop = PingLoop(
+            engine: PingEngine(target: target, identifier: transport.identifier, configuration: configuration),
+            transport: transport, clock: clock)
         var events: [PingEvent] = []
         try loop.run { events.append($0) }
         return (events, loop.engine)
@@ -129,8 +140,9 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         let configuration = PingConfiguration(count: 3, intervalNanoseconds: 200 * ms, timeoutNanoseconds: 1000 * ms)
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
-        XCTAssertEqual(events.filter { if case .timedOut = $0 { true } else { false } },
-                       [.timedOut(sequence: 1), .timedOut(sequence: 2), .timedOut(sequence: 3)])
+        XCTAssertEqual(
+            events.filter { if case .timedOut = $0 { true } else { false } },
+            [.timedOut(sequence: 1), .timedOut(sequence: 2), .timedOut(sequence: 3)])
         XCTAssertEqual(clock.monotonicNanoseconds, 1_000 * ms + 400 * ms + 1000 * ms, "ends when the last probe times out")
         XCTAssertFalse(engine.succeeded)
         XCTAssertEqual(engine.statistics.lossPercent, 100)
@@ -152,9 +164,11 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = FakeTransport(kind: .raw, clock: clock)
         transport.answer = { [self] _, packet, _ in
-            [(ms, reply(to: packet, identifier: 0x9999)), // another process's pinger
-             (2 * ms, reply(to: packet, sequence: 77)),    // a sequence never sent
-             (3 * ms, reply(to: packet))]
+            [
+                (ms, reply(to: packet, identifier: 0x9999)), // another process's pinger
+                (2 * ms, reply(to: packet, sequence: 77)), // a sequence never sent
+                (3 * ms, reply(to: packet)),
+            ]
         }
         let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
         let unexpected = events.filter { if case .unexpected = $0 { true } else { false } }
@@ -167,8 +181,15 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] _, packet, _ in
-            [(ms, .queuedError(QueuedError(origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
-                                          offender: router, originalPacket: packet)))]
+            [
+                (
+                    ms,
+                    .queuedError(
+                        QueuedError(
+                            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
+                            offender: router, originalPacket: packet))
+                )
+            ]
         }
         let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
         let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
@@ -188,8 +209,15 @@ final class PingEngineTests: XCTestCase {
             let quoted: [UInt8] = [0x45, 0, 0, 84, 0, 0, 0, 0, 1, 1, 0, 0, 198, 18, 0, 9] + target.bytes
             var datagram: [UInt8] = [0x45, 0, 0, 56, 0, 0, 0, 0, 64, 1, 0, 0] + router.bytes + [198, 18, 0, 9]
             datagram += [11, 0, 0, 0, 0, 0, 0, 0] + quoted + packet.prefix(8)
-            return [(ms, .datagram(ReceivedDatagram(bytes: datagram, from: router, ttl: nil, kernelTimestamp: 0,
-                                                    monotonicTime: 0, includesIPHeader: true)))]
+            return [
+                (
+                    ms,
+                    .datagram(
+                        ReceivedDatagram(
+                            bytes: datagram, from: router, ttl: nil, kernelTimestamp: 0,
+                            monotonicTime: 0, includesIPHeader: true))
+                )
+            ]
         }
         let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
         let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
@@ -270,8 +298,9 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(clock.monotonicNanoseconds - start, 2500 * ms)
         XCTAssertEqual(engine.statistics.transmitted, 3)
-        XCTAssertEqual(events.filter { if case .timedOut = $0 { true } else { false } }.count, 3,
-                       "probes outstanding at the deadline are reported timed out")
+        XCTAssertEqual(
+            events.filter { if case .timedOut = $0 { true } else { false } }.count, 3,
+            "probes outstanding at the deadline are reported timed out")
         XCTAssertFalse(engine.succeeded)
     }
 

@@ -42,8 +42,10 @@ final class PingStatisticsTests: XCTestCase {
     func testIntegerSquareRootMatchesLlsqrt() {
         // iputils llsqrt returns the Newton step that stopped decreasing: one above the floor
         // just below a perfect square (3 -> 2, 15 -> 4, 24 -> 5). Values from running its loop.
-        let expected: [(Int64, Int64)] = [(0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (15, 4), (16, 4), (17, 4), (24, 5),
-                                          (25538, 159), (1 << 40, 1 << 20)]
+        let expected: [(Int64, Int64)] = [
+            (0, 0), (1, 1), (2, 1), (3, 2), (4, 2), (15, 4), (16, 4), (17, 4), (24, 5),
+            (25538, 159), (1 << 40, 1 << 20),
+        ]
         for (value, root) in expected {
             XCTAssertEqual(PingStatistics.integerSquareRoot(value), root, "llsqrt(\(value))")
         }

@@ -141,7 +141,9 @@ final class PingTests: NamespaceTestCase {
     func testDuplicatesAreMarkedAndCounted() throws {
         let net = try PingTopology(lab: lab)
         // The router clones each echo request to the far host (nft dup): two replies per probe.
-        try PingTopology.nft(lab: lab, in: net.router, name: "dup", """
+        try PingTopology.nft(
+            lab: lab, in: net.router, name: "dup",
+            """
             table ip rchdup {
               chain pre {
                 type filter hook prerouting priority 0;
@@ -164,7 +166,9 @@ final class PingTests: NamespaceTestCase {
     func testFirewallRefusalIsASendErrorNotAFailure() throws {
         let net = try PingTopology(lab: lab)
         // netfilter dropping our own output makes sendto fail with EPERM: a verdict, counted.
-        try PingTopology.nft(lab: lab, in: net.client, name: "out", """
+        try PingTopology.nft(
+            lab: lab, in: net.client, name: "out",
+            """
             table ip rchout {
               chain out {
                 type filter hook output priority 0;
@@ -203,7 +207,8 @@ final class PingTests: NamespaceTestCase {
         let local = try ping(["-c", "1", "-4", "localhost"], in: ns)
         XCTAssertEqual(local.status, 0, "\(local)")
         XCTAssertEqual(local.stdoutLines.first, "PING localhost (127.0.0.1) 56(84) bytes of data.")
-        XCTAssertTrue(local.stdoutLines.contains { $0.hasPrefix("64 bytes from localhost (127.0.0.1): icmp_seq=1 ttl=64 time=") }, "\(local)")
+        XCTAssertTrue(
+            local.stdoutLines.contains { $0.hasPrefix("64 bytes from localhost (127.0.0.1): icmp_seq=1 ttl=64 time=") }, "\(local)")
         XCTAssertTrue(local.stdout.contains("--- localhost ping statistics ---"))
     }
 
@@ -257,8 +262,10 @@ final class PingTests: NamespaceTestCase {
             for family in [[], ["-4"], ["-6"]] { invocations.append(family + ["-c1", destination]) }
         }
         for destination in ["127.0.0.1", "::1"] {
-            for options in [["-c1"], ["-c5", "-i0.1"], ["-c1", "-I", "lo"], ["-c1", "-w1"], ["-c1", "-W1"], ["-c1", "-W1.1"],
-                            ["-c1.1"], ["-I", "nonexisting"], ["-w0.1"], ["-w0,1"], ["-c1", "-i0.001"]] {
+            for options in [
+                ["-c1"], ["-c5", "-i0.1"], ["-c1", "-I", "lo"], ["-c1", "-w1"], ["-c1", "-W1"], ["-c1", "-W1.1"],
+                ["-c1.1"], ["-I", "nonexisting"], ["-w0.1"], ["-w0,1"], ["-c1", "-i0.001"],
+            ] {
                 invocations.append(options + [destination])
             }
         }
@@ -304,8 +311,10 @@ final class PingTests: NamespaceTestCase {
         XCTAssertEqual(result.stdout, "")
         XCTAssertEqual(result.stderrLines.count, 1, "\(result)")
         let line = result.stderrLines.first ?? ""
-        for phrase in ["gid 65534", "net.ipv4.ping_group_range \"1 0\"", "CAP_NET_RAW is not permitted",
-                       "sysctl -w net.ipv4.ping_group_range", "setcap cap_net_raw+p"] {
+        for phrase in [
+            "gid 65534", "net.ipv4.ping_group_range \"1 0\"", "CAP_NET_RAW is not permitted",
+            "sysctl -w net.ipv4.ping_group_range", "setcap cap_net_raw+p",
+        ] {
             XCTAssertTrue(line.contains(phrase), "'\(phrase)' in \(line)")
         }
     }
@@ -334,8 +343,9 @@ final class PingTests: NamespaceTestCase {
         let net = try PingTopology(lab: lab)
         let binary = try binaryForOtherUsers()
         try Subprocess.check(["setcap", "cap_net_raw+p", binary])
-        let process = try lab.launch(Self.asNobody + [binary, "ping", "-c", "4", "-i", "0.25", "--json", "198.18.1.2"],
-                                     in: net.client, label: "capability")
+        let process = try lab.launch(
+            Self.asNobody + [binary, "ping", "-c", "4", "-i", "0.25", "--json", "198.18.1.2"],
+            in: net.client, label: "capability")
         // ip netns exec and setpriv exec in place: the pid is reach's once it runs.
         var status = ""
         for _ in 0..<100 {

@@ -34,12 +34,12 @@ public struct ICMPType: RawRepresentable, Hashable, Sendable, CustomStringConver
     public var description: String { String(rawValue) }
 }
 
-public extension ICMPFamily where Self == ICMPv4 {
-    static var v4: ICMPv4 { ICMPv4() }
+extension ICMPFamily where Self == ICMPv4 {
+    public static var v4: ICMPv4 { ICMPv4() }
 }
 
-public extension ICMPFamily where Self == ICMPv6 {
-    static var v6: ICMPv6 { ICMPv6() }
+extension ICMPFamily where Self == ICMPv6 {
+    public static var v6: ICMPv6 { ICMPv6() }
 }
 
 /// The family's conformance for an address family.
@@ -87,12 +87,14 @@ public struct ICMPv4: ICMPFamily {
         switch type {
         case echoReply: return "Echo Reply"
         case Self.destinationUnreachable:
-            let texts = ["Destination Net Unreachable", "Destination Host Unreachable", "Destination Protocol Unreachable",
-                         "Destination Port Unreachable", "Frag needed and DF set (mtu = \(info))", "Source Route Failed",
-                         "Destination Net Unknown", "Destination Host Unknown", "Source Host Isolated",
-                         "Destination Net Prohibited", "Destination Host Prohibited",
-                         "Destination Net Unreachable for Type of Service", "Destination Host Unreachable for Type of Service",
-                         "Packet filtered", "Precedence Violation", "Precedence Cutoff"]
+            let texts = [
+                "Destination Net Unreachable", "Destination Host Unreachable", "Destination Protocol Unreachable",
+                "Destination Port Unreachable", "Frag needed and DF set (mtu = \(info))", "Source Route Failed",
+                "Destination Net Unknown", "Destination Host Unknown", "Source Host Isolated",
+                "Destination Net Prohibited", "Destination Host Prohibited",
+                "Destination Net Unreachable for Type of Service", "Destination Host Unreachable for Type of Service",
+                "Packet filtered", "Precedence Violation", "Precedence Cutoff",
+            ]
             return Int(code) < texts.count ? texts[Int(code)] : "Dest Unreachable, Bad Code: \(code)"
         case Self.sourceQuench: return "Source Quench"
         case Self.redirect:
@@ -146,8 +148,10 @@ public struct ICMPv6: ICMPFamily {
     public func describe(type: ICMPType, code: UInt8, info: UInt32) -> String {
         switch type {
         case Self.destinationUnreachable:
-            let texts = ["No route", "Administratively prohibited", "Beyond scope of source address",
-                         "Address unreachable", "Port unreachable"]
+            let texts = [
+                "No route", "Administratively prohibited", "Beyond scope of source address",
+                "Address unreachable", "Port unreachable",
+            ]
             return "Destination unreachable: " + (Int(code) < texts.count ? texts[Int(code)] : "Unknown code \(code)")
         case Self.packetTooBig: return "Packet too big: mtu=\(info)"
         case Self.timeExceeded:

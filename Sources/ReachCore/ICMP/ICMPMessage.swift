@@ -27,8 +27,8 @@ public struct ICMPMessage: Equatable, Sendable {
 
         public static func == (lhs: Body, rhs: Body) -> Bool {
             switch (lhs, rhs) {
-            case let (.echo(a, b, c), .echo(d, e, f)): return a == d && b == e && c == f
-            case let (.error(a, b, c), .error(d, e, f)):
+            case (.echo(let a, let b, let c), .echo(let d, let e, let f)): return a == d && b == e && c == f
+            case (.error(let a, let b, let c), .error(let d, let e, let f)):
                 return a == d && b == e && c?.identifier == f?.identifier && c?.sequence == f?.sequence
             case (.other, .other): return true
             default: return false
@@ -54,9 +54,11 @@ public struct ICMPCodec: Sendable {
     /// for ICMPv6 the kernel computes it (it needs the pseudo-header), and a datagram
     /// socket recomputes both and rewrites the identifier.
     public func echoRequest(identifier: UInt16, sequence: UInt16, payload: [UInt8]) -> [UInt8] {
-        var bytes: [UInt8] = [family.echoRequest.rawValue, 0, 0, 0,
-                              UInt8(identifier >> 8), UInt8(identifier & 0xff),
-                              UInt8(sequence >> 8), UInt8(sequence & 0xff)]
+        var bytes: [UInt8] = [
+            family.echoRequest.rawValue, 0, 0, 0,
+            UInt8(identifier >> 8), UInt8(identifier & 0xff),
+            UInt8(sequence >> 8), UInt8(sequence & 0xff),
+        ]
         bytes.reserveCapacity(Self.headerLength + payload.count)
         bytes.append(contentsOf: payload)
         if family.addressFamily == .ipv4 {
@@ -128,8 +130,9 @@ public struct ICMPCodec: Sendable {
         } else {
             body = .other
         }
-        return ICMPMessage(type: type, code: code, checksum: checksum, body: body, ipTTL: ttl, ipSource: source,
-                           checksumValid: checksumValid, length: length)
+        return ICMPMessage(
+            type: type, code: code, checksum: checksum, body: body, ipTTL: ttl, ipSource: source,
+            checksumValid: checksumValid, length: length)
     }
 
     /// The quoted datagram: its IP header (any IHL for IPv4), then at least the first
@@ -146,7 +149,8 @@ public struct ICMPCodec: Sendable {
         let inner = quoted.dropFirst(headerLength)
         let icmpProtocol: UInt8 = family.addressFamily == .ipv4 ? 1 : 58
         guard family.quotedProtocol(quoted) == icmpProtocol, inner.count >= 8,
-              inner[inner.startIndex] == family.echoRequest.rawValue else {
+            inner[inner.startIndex] == family.echoRequest.rawValue
+        else {
             return .error(info: info, quotedDestination: destination, quotedEcho: nil)
         }
         var echo = BigEndianReader(inner.dropFirst(4))

@@ -13,8 +13,10 @@ public struct PingConfiguration: Equatable, Sendable {
     /// ICMP data bytes (iputils -s, default 56: a 64-byte ICMP packet).
     public var payloadSize = 56
 
-    public init(count: Int? = nil, intervalNanoseconds: Int64 = 1_000_000_000, timeoutNanoseconds: Int64 = 10_000_000_000,
-                deadlineNanoseconds: Int64? = nil, payloadSize: Int = 56) {
+    public init(
+        count: Int? = nil, intervalNanoseconds: Int64 = 1_000_000_000, timeoutNanoseconds: Int64 = 10_000_000_000,
+        deadlineNanoseconds: Int64? = nil, payloadSize: Int = 56
+    ) {
         self.count = count
         self.intervalNanoseconds = intervalNanoseconds
         self.timeoutNanoseconds = timeoutNanoseconds
@@ -211,32 +213,44 @@ public struct PingEngine: Sendable {
             return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
         }
         switch message.body {
-        case let .echo(identifier, sequence, data) where message.type == codec.family.echoReply:
+        case .echo(let identifier, let sequence, let data) where message.type == codec.family.echoReply:
             guard identifier == self.identifier else {
-                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                    reason: "identifier \(identifier), not ours"))
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "identifier \(identifier), not ours"))
             }
             guard let number = probeNumber(forSequence: sequence), let probe = probes[number] else {
-                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                    reason: "sequence \(sequence) was not sent"))
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "sequence \(sequence) was not sent"))
             }
             return reply(number: number, probe: probe, sequence: sequence, message: message, data: data, datagram: datagram)
-        case let .error(info, destination, echo?) where echo.identifier == identifier:
+        case .error(let info, let destination, let echo?) where echo.identifier == identifier:
             guard destination == nil || destination?.bytes == target.bytes,
-                  let number = probeNumber(forSequence: echo.sequence) else {
-                return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                    reason: "error quoting a probe that is not ours"))
+                let number = probeNumber(forSequence: echo.sequence)
+            else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "error quoting a probe that is not ours"))
             }
-            return icmpError(number: number, sequence: echo.sequence, from: message.ipSource ?? datagram.from,
-                             type: message.type, code: message.code, info: info)
+            return icmpError(
+                number: number, sequence: echo.sequence, from: message.ipSource ?? datagram.from,
+                type: message.type, code: message.code, info: info)
         default:
-            return .unexpected(UnexpectedPacket(from: datagram.from, type: message.type, code: message.code,
-                                                reason: "not an answer to our probes"))
+            return .unexpected(
+                UnexpectedPacket(
+                    from: datagram.from, type: message.type, code: message.code,
+                    reason: "not an answer to our probes"))
         }
     }
 
-    private mutating func reply(number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
-                                datagram: ReceivedDatagram) -> PingEvent {
+    private mutating func reply(
+        number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
+        datagram: ReceivedDatagram
+    ) -> PingEvent {
         let rtt = roundTrip(probe, datagram)
         let corrupted = message.checksumValid == false
         let duplicate = !corrupted && probe.state == .answered
@@ -253,10 +267,12 @@ public struct PingEngine: Sendable {
             probes[number]?.state = .answered
         }
         let ttl = datagram.ttl ?? message.ipTTL.map(Int.init)
-        return .reply(PingReply(sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
-                                roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
-                                differentAddress: datagram.from.bytes != target.bytes,
-                                wrongData: !Self.same(data, payload)))
+        return .reply(
+            PingReply(
+                sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
+                roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
+                differentAddress: datagram.from.bytes != target.bytes,
+                wrongData: !Self.same(data, payload)))
     }
 
     /// Byte-for-byte equality, cheaper than the generic `elementsEqual` per echo.
@@ -282,7 +298,7 @@ public struct PingEngine: Sendable {
         let sequence: UInt16
         do {
             let message = try codec.parse(queued.originalPacket, includesIPHeader: false)
-            guard case let .echo(_, quoted, _) = message.body else {
+            guard case .echo(_, let quoted, _) = message.body else {
                 return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry without our probe"))
             }
             sequence = quoted
@@ -298,17 +314,22 @@ public struct PingEngine: Sendable {
             resolve(number, as: .errored)
             return .localError(sequence: sequence, error: queued.errno, info: queued.info)
         case .icmp:
-            return icmpError(number: number, sequence: sequence, from: queued.offender ?? target,
-                             type: ICMPType(queued.type), code: queued.code, info: queued.info)
+            return icmpError(
+                number: number, sequence: sequence, from: queued.offender ?? target,
+                type: ICMPType(queued.type), code: queued.code, info: queued.info)
         }
     }
 
-    private mutating func icmpError(number: Int, sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8,
-                                    info: UInt32) -> PingEvent {
+    private mutating func icmpError(
+        number: Int, sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8,
+        info: UInt32
+    ) -> PingEvent {
         statistics.errors += 1
         resolve(number, as: .errored)
-        return .icmpError(PingICMPError(sequence: sequence, from: from, type: type, code: code, info: info,
-                                        text: codec.family.describe(type: type, code: code, info: info)))
+        return .icmpError(
+            PingICMPError(
+                sequence: sequence, from: from, type: type, code: code, info: info,
+                text: codec.family.describe(type: type, code: code, info: info)))
     }
 
     private mutating func resolve(_ number: Int, as state: Probe.State) {

@@ -61,9 +61,11 @@ public struct PingReply: Equatable, Sendable {
     public var differentAddress: Bool
     /// The reply's data differs from what was sent.
     public var wrongData: Bool
-    public init(sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTripNanoseconds: Int64,
-                duplicate: Bool = false, late: Bool = false, corrupted: Bool = false,
-                differentAddress: Bool = false, wrongData: Bool = false) {
+    public init(
+        sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTripNanoseconds: Int64,
+        duplicate: Bool = false, late: Bool = false, corrupted: Bool = false,
+        differentAddress: Bool = false, wrongData: Bool = false
+    ) {
         self.sequence = sequence
         self.from = from
         self.ttl = ttl

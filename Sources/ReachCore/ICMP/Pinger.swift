@@ -32,8 +32,10 @@ public final class Pinger: @unchecked Sendable {
     private var socket: ICMPSocket?
     private var stopRequested = false
 
-    public init(hostName: String, addressStyle: AddressStyle = .any, configuration: PingConfiguration = PingConfiguration(),
-                socketOptions: ICMPSocketOptions = ICMPSocketOptions(), resolver: HostResolving = SystemHostResolver()) {
+    public init(
+        hostName: String, addressStyle: AddressStyle = .any, configuration: PingConfiguration = PingConfiguration(),
+        socketOptions: ICMPSocketOptions = ICMPSocketOptions(), resolver: HostResolving = SystemHostResolver()
+    ) {
         self.hostName = hostName
         self.addressStyle = addressStyle
         self.configuration = configuration
@@ -98,8 +100,9 @@ public final class Pinger: @unchecked Sendable {
         }
         if stopped { socket.interrupt() }
         deliver(.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind)))
-        var loop = PingLoop(engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
-                            transport: socket, clock: SystemClock())
+        var loop = PingLoop(
+            engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
+            transport: socket, clock: SystemClock())
         do {
             try loop.run { deliver($0) }
         } catch {

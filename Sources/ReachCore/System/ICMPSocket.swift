@@ -19,7 +19,8 @@ public struct ICMPPermissionDenied: Error, Equatable, CustomStringConvertible {
         let group = groups.first.map { "gid \($0)" } ?? "the process's groups"
         let others = groups.count > 1 ? " (nor groups \(groups.dropFirst().map(String.init).joined(separator: ",")))" : ""
         let range = pingGroupRange.map { "net.ipv4.ping_group_range \"\($0)\"" } ?? "net.ipv4.ping_group_range (unreadable)"
-        let capability = netRawPermitted
+        let capability =
+            netRawPermitted
             ? "CAP_NET_RAW is permitted but the raw socket was refused (\(rawError.map { "\($0)" } ?? "?"))"
             : "CAP_NET_RAW is not permitted"
         return "cannot open an \(family.label) ICMP socket (\(datagramError)): \(group)\(others) is outside "
@@ -69,9 +70,10 @@ public final class ICMPSocket: PingTransport {
             if family == .ipv4 { refusals.append(.addressFamilyNotSupported) }
             guard refusals.contains(error.errno) else { throw error }
             let permitted = Capabilities.netRawPermitted
-            var denial = ICMPPermissionDenied(family: family, groups: Capabilities.groups,
-                                              pingGroupRange: Self.pingGroupRange, netRawPermitted: permitted,
-                                              datagramError: error.errno, rawError: nil)
+            var denial = ICMPPermissionDenied(
+                family: family, groups: Capabilities.groups,
+                pingGroupRange: Self.pingGroupRange, netRawPermitted: permitted,
+                datagramError: error.errno, rawError: nil)
             guard permitted else { throw denial }
             do {
                 opened = (try Capabilities.withNetRaw { try System.socket(family.kernelValue, Int32(SOCK_RAW.rawValue), proto) }, .raw)
@@ -193,8 +195,10 @@ public final class ICMPSocket: PingTransport {
     /// What sendto can say about the path rather than about this program: no route, a
     /// reject route or a firewall (EPERM/EACCES from netfilter), a link down, a datagram
     /// above the MTU, full queues. iputils counts these as errors and goes on.
-    static let sendVerdicts: Set<Int32> = [ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EPERM, EACCES, EMSGSIZE,
-                                           ENOBUFS, EAGAIN, ENOMEM, EADDRNOTAVAIL, ECONNREFUSED, ENXIO]
+    static let sendVerdicts: Set<Int32> = [
+        ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EPERM, EACCES, EMSGSIZE,
+        ENOBUFS, EAGAIN, ENOMEM, EADDRNOTAVAIL, ECONNREFUSED, ENXIO,
+    ]
 
     /// Makes a `wait` in progress (or the next one) return `.interrupted`. Safe from any
     /// thread and from a signal handler's pipe.
@@ -222,8 +226,9 @@ public final class ICMPSocket: PingTransport {
             if streak < 32 { optimistic = false }
             streak = 0
         }
-        let ready = try System.poll([(fileDescriptor, Int16(POLLIN)), (interruption.read, Int16(POLLIN))],
-                                    until: deadline)
+        let ready = try System.poll(
+            [(fileDescriptor, Int16(POLLIN)), (interruption.read, Int16(POLLIN))],
+            until: deadline)
         if ready[0] & Int16(POLLERR) != 0 { drainErrorQueue(deliver) }
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted
         // syscall per echo in a flood; if more are queued the next poll returns at once.
@@ -249,15 +254,17 @@ public final class ICMPSocket: PingTransport {
         guard let received = try receive(flags: Int32(creach_msg_dontwait)) else { return nil }
         let now = System.monotonicNanoseconds
         guard let from = received.from else { return nil }
-        return ReceivedDatagram(bytes: Array(buffer[0..<received.length]), from: from, ttl: received.ttl,
-                                kernelTimestamp: received.timestamp, monotonicTime: now,
-                                includesIPHeader: kind == .raw && family == .ipv4)
+        return ReceivedDatagram(
+            bytes: Array(buffer[0..<received.length]), from: from, ttl: received.ttl,
+            kernelTimestamp: received.timestamp, monotonicTime: now,
+            includesIPHeader: kind == .raw && family == .ipv4)
     }
 
     private func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
         for _ in 0..<64 {
             guard let received = try? receive(flags: Int32(creach_msg_errqueue | creach_msg_dontwait)),
-                  var queued = received.extendedError else { break }
+                var queued = received.extendedError
+            else { break }
             queued.originalPacket = Array(buffer[0..<received.length])
             deliver(.queuedError(queued))
         }
@@ -292,8 +299,9 @@ public final class ICMPSocket: PingTransport {
                             if flags & Int32(creach_msg_errqueue) == 0 { return }
                             throw SystemCallError("recvmsg", failure)
                         }
-                        var received = Received(length: min(length, capacity),
-                                                from: SocketAddress.address(of: namePointer.pointee))
+                        var received = Received(
+                            length: min(length, capacity),
+                            from: SocketAddress.address(of: namePointer.pointee))
                         Self.readControl(&message, into: &received)
                         result = received
                     }
@@ -314,22 +322,27 @@ public final class ICMPSocket: PingTransport {
                 let stamp = data.loadUnaligned(as: timespec.self)
                 received.timestamp = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
             } else if (level == Int32(IPPROTO_IP) && type == Int32(creach_ip_ttl))
-                        || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_hoplimit)),
-                      dataLength >= 4 {
+                || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_hoplimit)),
+                dataLength >= 4
+            {
                 received.ttl = Int(data.loadUnaligned(as: Int32.self))
             } else if (level == Int32(IPPROTO_IP) && type == Int32(creach_ip_recverr))
-                        || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_recverr)),
-                      dataLength >= MemoryLayout<sock_extended_err>.size {
+                || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_recverr)),
+                dataLength >= MemoryLayout<sock_extended_err>.size
+            {
                 let error = data.loadUnaligned(as: sock_extended_err.self)
-                let offender = dataLength >= MemoryLayout<sock_extended_err>.size + MemoryLayout<sockaddr_in>.size
-                    ? SocketAddress.address(at: data + MemoryLayout<sock_extended_err>.size,
-                                            length: dataLength - MemoryLayout<sock_extended_err>.size)
+                let offender =
+                    dataLength >= MemoryLayout<sock_extended_err>.size + MemoryLayout<sockaddr_in>.size
+                    ? SocketAddress.address(
+                        at: data + MemoryLayout<sock_extended_err>.size,
+                        length: dataLength - MemoryLayout<sock_extended_err>.size)
                     : nil
                 let origin = Int32(error.ee_origin)
                 let isICMP = origin == Int32(creach_so_ee_origin_icmp) || origin == Int32(creach_so_ee_origin_icmp6)
-                received.extendedError = QueuedError(origin: isICMP ? .icmp : .local, errno: Errno(rawValue: Int32(error.ee_errno)),
-                                                     type: error.ee_type, code: error.ee_code, info: error.ee_info,
-                                                     offender: offender, originalPacket: [])
+                received.extendedError = QueuedError(
+                    origin: isICMP ? .icmp : .local, errno: Errno(rawValue: Int32(error.ee_errno)),
+                    type: error.ee_type, code: error.ee_code, info: error.ee_info,
+                    offender: offender, originalPacket: [])
             }
             header = creach_cmsg_nxthdr(&message, current)
         }
@@ -394,16 +407,16 @@ enum SocketAddress {
     }
 }
 
-public extension ICMPSocketOptions {
+extension ICMPSocketOptions {
     /// The index of a network interface, nil when there is none by that name.
-    static func interfaceIndex(named name: String) -> UInt32? {
+    public static func interfaceIndex(named name: String) -> UInt32? {
         let index = System.interfaceIndex(named: name)
         return index == 0 ? nil : index
     }
 
     /// The source address the kernel would use toward `target` (through `interface`),
     /// learned as iputils does: connect a UDP socket (no packet is sent) and read it back.
-    static func sourceAddress(toward target: IPAddress, interface: String?) -> IPAddress? {
+    public static func sourceAddress(toward target: IPAddress, interface: String?) -> IPAddress? {
         guard let fd = try? System.socket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) else { return nil }
         defer { System.close(fd) }
         if let interface {

@@ -23,11 +23,13 @@ final class PingThread {
     func start() -> Errno? {
         let context = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let job = Unmanaged<PingThread>.fromOpaque(context!).takeRetainedValue()
-            job.body()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let job = Unmanaged<PingThread>.fromOpaque(context!).takeRetainedValue()
+                job.body()
+                return nil
+            }, context)
         guard status == 0 else {
             Unmanaged<PingThread>.fromOpaque(context).release()
             return Errno(rawValue: status)

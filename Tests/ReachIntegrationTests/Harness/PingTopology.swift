@@ -23,10 +23,12 @@ struct PingTopology {
         far = try lab.namespace("f")
         try lab.veth("v0", in: client, peer: "r0", in: router)
         try lab.veth("r1", in: router, peer: "f0", in: far)
-        for (namespace, link, v4, v6) in [(client, "v0", "198.18.0.2/24", "2001:db8::2/64"),
-                                          (router, "r0", "198.18.0.1/24", "2001:db8::1/64"),
-                                          (router, "r1", "198.18.1.1/24", "2001:db8:1::1/64"),
-                                          (far, "f0", "198.18.1.2/24", "2001:db8:1::2/64")] {
+        for (namespace, link, v4, v6) in [
+            (client, "v0", "198.18.0.2/24", "2001:db8::2/64"),
+            (router, "r0", "198.18.0.1/24", "2001:db8::1/64"),
+            (router, "r1", "198.18.1.1/24", "2001:db8:1::1/64"),
+            (far, "f0", "198.18.1.2/24", "2001:db8:1::2/64"),
+        ] {
             try namespace.ip("addr", "add", v4, "dev", link)
             try namespace.ip("-6", "addr", "add", v6, "dev", link, "nodad")
         }
@@ -39,7 +41,9 @@ struct PingTopology {
         try far.ip("-6", "route", "add", "default", "via", "2001:db8:1::1")
         try router.ip("route", "add", "unreachable", "198.19.9.0/24")
         try router.ip("-6", "route", "add", "unreachable", "2001:db8:f1::/48")
-        try Self.nft(lab: lab, in: far, name: "drop", """
+        try Self.nft(
+            lab: lab, in: far, name: "drop",
+            """
             table inet rchdrop {
               chain input {
                 type filter hook input priority 0;
@@ -54,7 +58,10 @@ struct PingTopology {
         // Neighbour discovery and routes settle asynchronously: wait until both families answer.
         for _ in 0..<100 {
             if try client.exec(["ping", "-c1", "-W1", "-q", "198.18.1.2"]).status == 0,
-               try client.exec(["ping", "-6", "-c1", "-W1", "-q", "2001:db8:1::2"]).status == 0 { return }
+                try client.exec(["ping", "-6", "-c1", "-W1", "-q", "2001:db8:1::2"]).status == 0
+            {
+                return
+            }
             usleep(50_000)
         }
         throw HarnessError("the ping topology never answered")
