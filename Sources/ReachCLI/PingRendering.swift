@@ -15,6 +15,9 @@ struct PingRenderer {
     var showsTimestamps = false
     var reportsOutstanding = false
     var json = false
+    /// iputils times replies only when the data holds its send timestamp (a 16-byte timeval);
+    /// below that its text has no times, and neither has ours (JSON always has them).
+    var showsTimes: Bool { payloadSize >= 16 }
     /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
     var answered = [UInt64](repeating: 0, count: 1024)
     /// Whether the target was given as a name: replies from it print "name (address)".
@@ -53,7 +56,7 @@ struct PingRenderer {
             var line = stamp + "\(reply.bytes) bytes from \(name(of: reply.from)): icmp_seq=\(reply.sequence)"
             if let ttl = reply.ttl { line += " ttl=\(ttl)" }
             if reply.bytes < payloadSize + ICMPCodec.headerLength { return line + " (truncated)\n" }
-            line += " time=" + Self.milliseconds(reply.roundTripNanoseconds / 1000)
+            if showsTimes { line += " time=" + Self.milliseconds(reply.roundTripNanoseconds / 1000) }
             if reply.duplicate { line += " (DUP!)" }
             if reply.corrupted { line += " (BAD CHECKSUM!)" }
             if reply.differentAddress { line += " (DIFFERENT ADDRESS!)" }
@@ -115,7 +118,7 @@ struct PingRenderer {
         }
         text += "\n"
         var comma = ""
-        if stats.received > 0 && stats.timed > 0 {
+        if stats.received > 0 && stats.timed > 0 && showsTimes {
             text +=
                 "rtt min/avg/max/mdev = "
                 + [
