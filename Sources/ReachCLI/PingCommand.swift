@@ -120,7 +120,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     }
 
     private func run(address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
-        var renderer = PingRenderer(
+        let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
             json: json)

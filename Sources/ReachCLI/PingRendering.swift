@@ -5,23 +5,41 @@ import ReachCore
 
 /// What `reach ping` prints: iputils ping's lines, word for word (users' scripts parse
 /// them, REFERENCE §6), or one JSON object per event.
-struct PingRenderer {
+/// A class: the run's closure uses it for every event, and a struct this size would be
+/// copied (and its references retained) each time.
+final class PingRenderer {
     /// As typed (a name or a literal).
-    var targetText: String
-    var address: IPAddress
-    var payloadSize: Int
-    var quiet = false
-    var flood = false
-    var showsTimestamps = false
-    var reportsOutstanding = false
-    var json = false
+    let targetText: String
+    let address: IPAddress
+    let payloadSize: Int
+    let quiet: Bool
+    let flood: Bool
+    let showsTimestamps: Bool
+    let reportsOutstanding: Bool
+    let json: Bool
     /// iputils times replies only when the data holds its send timestamp (a 16-byte timeval);
     /// below that its text has no times, and neither has ours (JSON always has them).
-    var showsTimes: Bool { payloadSize >= 16 }
-    /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
-    var answered = [UInt64](repeating: 0, count: 1024)
+    let showsTimes: Bool
     /// Whether the target was given as a name: replies from it print "name (address)".
-    var targetIsName: Bool { targetText != address.description }
+    let targetIsName: Bool
+    /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
+    private var answered = [UInt64](repeating: 0, count: 1024)
+
+    init(
+        targetText: String, address: IPAddress, payloadSize: Int, quiet: Bool = false, flood: Bool = false,
+        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false
+    ) {
+        self.targetText = targetText
+        self.address = address
+        self.payloadSize = payloadSize
+        self.quiet = quiet
+        self.flood = flood
+        self.showsTimestamps = showsTimestamps
+        self.reportsOutstanding = reportsOutstanding
+        self.json = json
+        showsTimes = payloadSize >= 16
+        targetIsName = targetText != address.description
+    }
 
     // MARK: - Text, as iputils prints it
 
@@ -37,7 +55,7 @@ struct PingRenderer {
         }
     }
 
-    mutating func text(_ event: PingEvent, realtime: Int64) -> String {
+    func text(_ event: PingEvent, realtime: Int64) -> String {
         if reportsOutstanding { track(event) }
         if quiet { return "" }
         let stamp = showsTimestamps ? Self.timestamp(realtime) : ""
@@ -69,7 +87,7 @@ struct PingRenderer {
         }
     }
 
-    private mutating func track(_ event: PingEvent) {
+    private func track(_ event: PingEvent) {
         switch event {
         case .sent(let sequence, _), .sendFailed(let sequence, _):
             answered[Int(sequence >> 6)] &= ~(1 << UInt64(sequence & 63)) // a new turn of the sequence space

@@ -33,7 +33,7 @@ final class PingRendererTests: XCTestCase {
     }
 
     func testReplyErrorAndDuplicateLines() {
-        var text = renderer()
+        let text = renderer()
         XCTAssertEqual(text.text(reply(1, micro: 401), realtime: 0), "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.401 ms\n")
         XCTAssertEqual(
             text.text(reply(1, micro: 402, duplicate: true), realtime: 0),
@@ -47,24 +47,24 @@ final class PingRendererTests: XCTestCase {
     }
 
     func testNameTargetsAndTimestamps() throws {
-        var named = PingRenderer(targetText: "gateway.test", address: target, payloadSize: 56, showsTimestamps: true)
+        let named = PingRenderer(targetText: "gateway.test", address: target, payloadSize: 56, showsTimestamps: true)
         XCTAssertEqual(
             named.text(reply(1, micro: 61), realtime: 1_700_000_000_123_456_789),
             "[1700000000.123456] 64 bytes from gateway.test (198.18.0.2): icmp_seq=1 ttl=64 time=0.061 ms\n")
     }
 
     func testSmallPayloadsHaveNoTimesAsInIputils() {
-        var small = renderer(size: 8)
+        let small = renderer(size: 8)
         XCTAssertEqual(small.text(reply(1, micro: 61, bytes: 16), realtime: 0), "16 bytes from 198.18.0.2: icmp_seq=1 ttl=64\n")
     }
 
     func testOutstandingAndFlood() {
-        var outstanding = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, reportsOutstanding: true)
+        let outstanding = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, reportsOutstanding: true)
         XCTAssertEqual(outstanding.text(.sent(sequence: 1, bytes: 64), realtime: 0), "")
         XCTAssertEqual(outstanding.text(.sent(sequence: 2, bytes: 64), realtime: 0), "no answer yet for icmp_seq=1\n")
         _ = outstanding.text(reply(2, micro: 50), realtime: 0)
         XCTAssertEqual(outstanding.text(.sent(sequence: 3, bytes: 64), realtime: 0), "", "2 was answered")
-        var flood = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, flood: true)
+        let flood = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, flood: true)
         XCTAssertEqual(flood.text(.sent(sequence: 1, bytes: 64), realtime: 0), ".")
         XCTAssertEqual(flood.text(reply(1, micro: 5), realtime: 0), "\u{8} \u{8}")
     }

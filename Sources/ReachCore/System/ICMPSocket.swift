@@ -217,10 +217,9 @@ public final class ICMPSocket: PingTransport {
         // so an interruption (Ctrl-C, stop) is seen.
         waits &+= 1
         if optimistic || waits % 16 == 0 {
-            if streak < 32, let datagram = try receiveDatagram() {
+            if streak < 32, try receiveDatagram(deliver) {
                 streak += 1
                 optimistic = true
-                deliver(.datagram(datagram))
                 return
             }
             if streak < 32 { optimistic = false }
@@ -232,9 +231,7 @@ public final class ICMPSocket: PingTransport {
         if ready[0] & Int16(POLLERR) != 0 { drainErrorQueue(deliver) }
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted
         // syscall per echo in a flood; if more are queued the next poll returns at once.
-        if ready[0] & Int16(POLLIN) != 0, let datagram = try receiveDatagram() {
-            deliver(.datagram(datagram))
-        }
+        if ready[0] & Int16(POLLIN) != 0 { _ = try receiveDatagram(deliver) }
         if ready[1] & Int16(POLLIN) != 0 {
             var sink = [UInt8](repeating: 0, count: 64)
             _ = sink.withUnsafeMutableBytes { read(interruption.read, $0.baseAddress, $0.count) }
@@ -242,38 +239,45 @@ public final class ICMPSocket: PingTransport {
         }
     }
 
+    /// What recvmsg gave; `length` < 0 when nothing was queued. (Not an Optional: on the
+    /// per-echo path an Optional of this struct is destroyed through generic value witnesses.)
     private struct Received {
         var length: Int
-        var from: IPAddress?
-        var ttl: Int?
-        var timestamp: Int64?
-        var extendedError: QueuedError?
+        var from: IPAddress? = nil
+        var ttl: Int? = nil
+        var timestamp: Int64? = nil
+        var extendedError: QueuedError? = nil
     }
 
-    private func receiveDatagram() throws -> ReceivedDatagram? {
-        guard let received = try receive(flags: Int32(creach_msg_dontwait)) else { return nil }
+    /// Receives one datagram and hands it to `deliver`; false when none was queued.
+    private func receiveDatagram(_ deliver: (TransportInput) -> Void) throws -> Bool {
+        let received = try receive(flags: Int32(creach_msg_dontwait))
+        guard received.length >= 0 else { return false }
         let now = System.monotonicNanoseconds
-        guard let from = received.from else { return nil }
-        return ReceivedDatagram(
-            bytes: Array(buffer[0..<received.length]), from: from, ttl: received.ttl,
-            kernelTimestamp: received.timestamp, monotonicTime: now,
-            includesIPHeader: kind == .raw && family == .ipv4)
+        guard let from = received.from else { return true }
+        deliver(
+            .datagram(
+                ReceivedDatagram(
+                    bytes: Array(buffer[0..<received.length]), from: from, ttl: received.ttl,
+                    kernelTimestamp: received.timestamp, monotonicTime: now,
+                    includesIPHeader: kind == .raw && family == .ipv4)))
+        return true
     }
 
     private func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
         for _ in 0..<64 {
             guard let received = try? receive(flags: Int32(creach_msg_errqueue | creach_msg_dontwait)),
-                var queued = received.extendedError
+                received.length >= 0, var queued = received.extendedError
             else { break }
             queued.originalPacket = Array(buffer[0..<received.length])
             deliver(.queuedError(queued))
         }
     }
 
-    /// recvmsg with the control messages ping uses; nil when nothing is queued.
-    private func receive(flags: Int32) throws -> Received? {
+    /// recvmsg with the control messages ping uses; a negative length when nothing is queued.
+    private func receive(flags: Int32) throws -> Received {
         var name = sockaddr_storage()
-        var result: Received?
+        var result = Received(length: -1)
         let capacity = buffer.count
         try buffer.withUnsafeMutableBytes { data in
             try control.withUnsafeMutableBytes { controlBytes in
