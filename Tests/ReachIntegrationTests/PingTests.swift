@@ -226,7 +226,8 @@ final class PingTests: NamespaceTestCase {
     func testInterruptPrintsStatistics() throws {
         let ns = try lab.namespace("int")
         let process = try lab.launch([ReachBinary.path, "ping", "-i", "0.1", "127.0.0.1"], in: ns, label: "sigint")
-        usleep(450_000)
+        // Interrupt once replies flow (the handler is in place by then), however slow the start.
+        for _ in 0..<500 where !process.log.contains("icmp_seq=2 ") { usleep(10_000) }
         kill(process.pid, SIGINT)
         let status = process.waitForExit()
         XCTAssertEqual(status, 0, process.log)
