@@ -40,11 +40,13 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         case let error as ParseError:
             return (.systemFailure, "system failure: kernel reply: \(error)")
         default:
-            // The argument parser's own errors: help and --version are clean exits,
-            // everything else is a usage error, said in one line.
+            // The argument parser's own errors: help and --version are clean exits, its
+            // usage errors (EX_USAGE) are said in one line. It gives any other error
+            // EXIT_FAILURE; here an error no case above names is ours, not the user's.
             let code = ReachCommand.exitCode(for: error)
             if code == .success { return (.success, nil) }
-            return (.usage, firstLine(of: ReachCommand.message(for: error)))
+            if code == .validationFailure { return (.usage, firstLine(of: ReachCommand.message(for: error))) }
+            return (.systemFailure, "system failure: \(error)")
         }
     }
 

@@ -99,6 +99,7 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         let target = try TargetParser.address(address)
+        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
         if let family = path.singleFamily, family != target.family {
             throw UsageError("\(address) is not an \(family.label) address")
         }
@@ -115,7 +116,9 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "A host name (or anything getaddrinfo accepts).")
     var name: String
 
-    @Option(name: .long, help: "Bound on name resolution: 5, 1.5s, 300ms, 1m.")
+    // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
     var timeout: String = "5s"
 
     @OptionGroup var path: PathOptions

@@ -40,7 +40,9 @@ enum TargetParser {
         var output = ""
         for scalar in text.unicodeScalars.prefix(80) {
             if scalar.value < 0x20 || scalar.value == 0x7f {
-                output += "\\x" + String(scalar.value, radix: 16)
+                // Two digits always: "\x1" followed by "b" would read as "\x1b".
+                let hex = String(scalar.value, radix: 16)
+                output += (hex.count == 1 ? "\\x0" : "\\x") + hex
             } else {
                 output.unicodeScalars.append(scalar)
             }

@@ -108,6 +108,8 @@ final class PathEvaluatorTests: XCTestCase {
              flags: [.connectionRequired], reason: .linkDown),
         Case(name: "no route", route: .rejected(.networkUnreachable), link: nil, flags: [], reason: .noRoute,
              flagString: "-- -------"),
+        Case(name: "IPv6 disabled in the kernel (ipv6.disable=1)", route: .rejected(.operationNotSupported), link: nil,
+             flags: [], reason: .noRoute),
         Case(name: "unreachable route", route: .rejected(.hostUnreachable), link: nil, flags: [], reason: .unreachableRoute),
         Case(name: "blackhole route", route: .rejected(.invalidArgument), link: nil, flags: [], reason: .blackholeRoute),
         Case(name: "prohibit route", route: .rejected(.permissionDenied), link: nil, flags: [], reason: .prohibitedRoute),

@@ -82,8 +82,8 @@ final class ReachabilityEvaluatorTests: XCTestCase {
 
     // MARK: the internet, per family
 
-    private var v4Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv4]! }
-    private var v6Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv6]! }
+    private var v4Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv4) }
+    private var v6Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv6) }
 
     func testInternetProbesAreGlobalUnicastNotTheZeroAddress() {
         // Linux answers 0.0.0.0 as local (REFERENCE §2): the probe is a global address.
@@ -99,6 +99,14 @@ final class ReachabilityEvaluatorTests: XCTestCase {
         XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
         XCTAssertTrue(report.isReachable)
         XCTAssertEqual(report.requiredFamilies, [])
+    }
+
+    /// A kernel booted with ipv6.disable=1 answers an IPv6 route lookup with EOPNOTSUPP.
+    func testInternetOnAKernelWithoutIPv6() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4), v6Probe: .rejected(.operationNotSupported)], links: [eth0])
+        let report = try evaluator(kernel).evaluateInternet(families: [])
+        XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
+        XCTAssertTrue(report.isReachable, "IPv4 is up: status says so rather than failing")
     }
 
     func testInternetNeitherFamily() throws {

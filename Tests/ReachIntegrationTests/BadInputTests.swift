@@ -40,15 +40,19 @@ final class BadInputTests: XCTestCase {
         (words("status", "-x"), "-x"),
         (words("frobnicate"), "frobnicate"),
         (words("status", "extra"), "extra"),
+        (words("help", "nonsense"), "nonsense"),
+        (words("help", "status", "extra"), "extra"),
         (words("addr", "127.0.0.1", "127.0.0.2"), "127.0.0.2"),
         (words("host", "198.18.0.1", "--timeout", "abc"), "abc"),
-        (words("host", "198.18.0.1", "--timeout", "-1"), "timeout"),
+        (words("host", "198.18.0.1", "--timeout", "-1"), "'-1' is not a duration"),
+        (words("host", "198.18.0.1", "--timeout", "--json"), "'--json' is not a duration"),
         (words("host", "198.18.0.1", "--timeout", "0"), "0"),
         (words("host", "198.18.0.1", "--timeout", "5x"), "5x"),
         (words("host", "198.18.0.1", "--timeout"), "timeout"),
         (words("host", "198.18.0.1", "-4", "-6"), ""),
         (words("addr", "-6", "1.2.3.4"), "1.2.3.4"),
         (words("addr", "-4", "::1"), "::1"),
+        (words("addr", "-4", "-6", "127.0.0.1"), "-4 and -6"),
     ]
 
     private static func words(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }

@@ -81,6 +81,10 @@ public struct PathEvaluator {
         case .hostUnreachable: return .unreachableRoute
         case .invalidArgument: return .blackholeRoute
         case .permissionDenied: return .prohibitedRoute
+        // A kernel booted with ipv6.disable=1 has no RTM_GETROUTE handler for AF_INET6 and
+        // answers EOPNOTSUPP (OpenVPN logs "rtnl: generic error (-95)" there): that family has
+        // no route at all, which must not make `reach status` fail for the other one.
+        case .operationNotSupported: return .noRoute
         default: throw NetlinkRequestError(request: "RTM_GETROUTE", errno: errno)
         }
     }

@@ -57,12 +57,6 @@ public struct ReachabilityEvaluator {
         }
     }
 
-    /// The same, by family (built on first use only).
-    public static let internetProbe: [AddressFamily: IPAddress] = [
-        .ipv4: internetDestination(.ipv4),
-        .ipv6: internetDestination(.ipv6),
-    ]
-
     /// `families` empty means both, and either one will do; both named means both are required.
     public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
         let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
