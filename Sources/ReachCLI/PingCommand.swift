@@ -13,32 +13,38 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             """
     )
 
+    // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
     @Argument(help: "A host name or an IPv4/IPv6 literal (IPv6 link-local with %interface).")
     var host: String
 
-    @Option(name: .customShort("c", allowingJoined: true), help: ArgumentHelp("Stop after sending count probes.", valueName: "count"))
+    @Option(
+        name: .customShort("c", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Stop after sending count probes.", valueName: "count"))
     var count: String?
 
     @Option(
-        name: .customShort("i", allowingJoined: true),
+        name: .customShort("i", allowingJoined: true), parsing: .unconditional,
         help: ArgumentHelp("Seconds between probes (default 1; below 0.002 needs CAP_NET_RAW).", valueName: "seconds"))
     var interval: String?
 
     @Option(
-        name: .customShort("W", allowingJoined: true),
+        name: .customShort("W", allowingJoined: true), parsing: .unconditional,
         help: ArgumentHelp("Seconds to wait for each reply (default 10).", valueName: "seconds"))
     var timeout: String?
 
     @Option(
-        name: .customShort("w", allowingJoined: true),
+        name: .customShort("w", allowingJoined: true), parsing: .unconditional,
         help: ArgumentHelp("Stop after this many seconds, whatever is outstanding.", valueName: "seconds"))
     var deadline: String?
 
-    @Option(name: .customShort("s", allowingJoined: true), help: ArgumentHelp("Data bytes per probe (default 56).", valueName: "bytes"))
+    @Option(
+        name: .customShort("s", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Data bytes per probe (default 56).", valueName: "bytes"))
     var size: String?
 
     @Option(
-        name: .customShort("t", allowingJoined: true), help: ArgumentHelp("IP time to live / IPv6 hop limit (1-255).", valueName: "ttl"))
+        name: .customShort("t", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("IP time to live / IPv6 hop limit (1-255).", valueName: "ttl"))
     var ttl: String?
 
     @Option(name: .customShort("I", allowingJoined: true), help: ArgumentHelp("Interface name or source address.", valueName: "interface"))
