@@ -257,6 +257,8 @@ final class PingEngineTests: XCTestCase {
             now += 20 * ms
             _ = engine.didSend(probe, realtime: now, monotonic: now)
         }
+        XCTAssertEqual(engine.nextSequenceNumber, 5)
+        XCTAssertTrue(engine.nextSequenceNumberHasWrapped)
         // Probe 65,536 had sequence 0, probe 65,540 sequence 4.
         XCTAssertEqual(PingEngine.sequence(ofProbe: 65_536), 0)
         XCTAssertEqual(engine.probeNumber(forSequence: 4), 65_540)
@@ -272,6 +274,8 @@ final class PingEngineTests: XCTestCase {
             let probe = engine.nextProbe(now: Int64(index) * 1_000 * ms)!
             _ = engine.didSend(probe, realtime: 0, monotonic: Int64(index) * 1_000 * ms)
         }
+        XCTAssertEqual(engine.nextSequenceNumber, 301)
+        XCTAssertFalse(engine.nextSequenceNumberHasWrapped)
         XCTAssertEqual(engine.probeNumber(forSequence: 1), 1)
         XCTAssertEqual(engine.probeNumber(forSequence: 300), 300)
         XCTAssertNil(engine.probeNumber(forSequence: 0))

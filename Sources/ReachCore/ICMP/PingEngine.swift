@@ -139,6 +139,13 @@ public struct PingEngine: Sendable {
         return distance < 120 ? sent - distance : nil
     }
 
+    /// The sequence number the next probe will carry (SimplePing's nextSequenceNumber).
+    public var nextSequenceNumber: UInt16 { Self.sequence(ofProbe: statistics.transmitted + 1) }
+
+    /// Whether the sequence numbers have wrapped past 65,535 (from then on only replies to
+    /// the last 120 probes are accepted).
+    public var nextSequenceNumberHasWrapped: Bool { statistics.transmitted + 1 > 65535 }
+
     /// Whether the probe with this number was answered (for iputils -O).
     public func isAnswered(probe number: Int) -> Bool {
         probes[number]?.state == .answered
