@@ -49,10 +49,9 @@ public struct PingLoop {
             let now = clock.monotonicNanoseconds
             for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
-            if var probe = engine.nextProbe(now: now) {
-                try send(&probe, handle)
-                continue
-            }
+            // After a send, straight to waiting: the reply is what comes next (a probe due at
+            // once makes the wait return at once).
+            if var probe = engine.nextProbe(now: now) { try send(&probe, handle) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
             try transport.wait(until: engine.nextWakeTime()) { input in
                 switch input {
