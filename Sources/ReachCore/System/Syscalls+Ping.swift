@@ -19,7 +19,9 @@ extension System {
         while true {
             var timeout = timespec()
             if let deadline {
-                let remaining = max(0, deadline - monotonicNanoseconds)
+                // The engine says "at once" with Int64.min: no overflow, no negative wait.
+                let now = monotonicNanoseconds
+                let remaining = deadline <= now ? 0 : deadline - now
                 timeout.tv_sec = Int(remaining / 1_000_000_000)
                 timeout.tv_nsec = Int(remaining % 1_000_000_000)
             }
