@@ -153,11 +153,14 @@ struct PingCommand: ParsableCommand, ReachRunnable {
                 // thousands of instructions per read, per echo in a flood.
                 if renderer.json {
                     if let object = renderer.json(event) { out.write(object.serialized() + "\n") }
-                    return
+                } else {
+                    if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
+                    let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
+                    if !text.isEmpty { out.write(text) }
                 }
-                if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
-                let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
-                if !text.isEmpty { out.write(text) }
+                // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
+                // rather than ping on forever into a closed pipe.
+                if out.readerGone { socket.interrupt() }
             }
         } catch {
             OutputChannel.standardError.write("reach: system failure: \(error)\n")

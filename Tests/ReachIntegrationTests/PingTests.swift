@@ -235,6 +235,14 @@ final class PingTests: NamespaceTestCase {
         XCTAssertTrue(process.log.contains("rtt min/avg/max/mdev"), process.log)
     }
 
+    func testEndsWhenTheReaderGoesAway() throws {
+        let ns = try lab.namespace("pipe")
+        // No -c: without noticing the closed pipe it would ping forever.
+        let result = try ns.exec(["sh", "-c", "'\(ReachBinary.path)' ping -i 0.1 127.0.0.1 | head -2"], timeout: 10)
+        XCTAssertFalse(result.timedOut, "\(result)")
+        XCTAssertEqual(result.stdoutLines.count, 2, "\(result)")
+    }
+
     // MARK: - Compared with iputils
 
     func testOutputShapesMatchIputils() throws {
