@@ -171,11 +171,80 @@ final class PingRenderer {
         return fixed3(micro) + " ms"
     }
 
-    /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100).
+    /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100): six significant digits,
+    /// trailing zeros dropped, an exponent below 1e-4 or from 1e6. Written out rather than
+    /// through vsnprintf, whose CVarArg boxing costs half a million instructions at start-up.
     static func shortest(_ value: Double) -> String {
-        var buffer = [CChar](repeating: 0, count: 64)
-        _ = withVaList([value]) { vsnprintf(&buffer, buffer.count, "%g", $0) }
-        return String(cString: buffer)
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        let sign = value < 0 ? "-" : ""
+        let magnitude = abs(value)
+        // The decimal exponent of the value once rounded to six significant digits.
+        var exponent = 0
+        var scaled = magnitude
+        while scaled >= 10 {
+            scaled /= 10
+            exponent += 1
+        }
+        while scaled < 1 {
+            scaled *= 10
+            exponent -= 1
+        }
+        var digits = scaledRounded(magnitude, by: 5 - exponent)
+        if digits >= 1_000_000 {
+            exponent += 1
+            digits = scaledRounded(magnitude, by: 5 - exponent)
+        }
+        var text = String(Int64(digits)) // six digits: d ddddd
+        let scientific = exponent < -4 || exponent >= 6
+        let point = scientific ? 1 : exponent + 1 // digits before the decimal point
+        if point <= 0 {
+            text = "0." + String(repeating: "0", count: -point) + text
+        } else if point < text.count {
+            text.insert(".", at: text.index(text.startIndex, offsetBy: point))
+        } else {
+            text += String(repeating: "0", count: point - text.count)
+        }
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        guard scientific else { return sign + text }
+        let power = String(abs(exponent))
+        return sign + text + (exponent < 0 ? "e-" : "e+") + (power.count < 2 ? "0" : "") + power
+    }
+
+    /// `magnitude × 10^k` rounded half to even, exactly for a value that is a Float (the
+    /// loss always is: iputils computes it as a float), as printf rounds the exact value.
+    private static func scaledRounded(_ magnitude: Double, by k: Int) -> Double {
+        let single = Float(magnitude)
+        guard (0...11).contains(k), Double(single) == magnitude, single.isNormal else {
+            return (magnitude * power10(k)).rounded(.toNearestOrEven)
+        }
+        let mantissa = UInt64(single.significandBitPattern) | (1 << 23) // value = mantissa × 2^shift
+        let shift = Int(single.exponent) - 23
+        var product = mantissa
+        for _ in 0..<k { product *= 10 } // < 2^24 × 10^11 < 2^61
+        if shift >= 0 { return Double(product) * power2(shift) }
+        let bits = -shift
+        if bits >= 62 { return 0 }
+        let quotient = product >> UInt64(bits)
+        let remainder = product & ((1 << UInt64(bits)) - 1)
+        let half = UInt64(1) << UInt64(bits - 1)
+        let roundsUp = remainder > half || (remainder == half && quotient & 1 == 1)
+        return Double(quotient + (roundsUp ? 1 : 0))
+    }
+
+    private static func power2(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<exponent { result *= 2 }
+        return result
+    }
+
+    private static func power10(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<abs(exponent) { result *= 10 }
+        return exponent < 0 ? 1 / result : result
     }
 
     /// iputils -D: "[1700000000.123456] ".

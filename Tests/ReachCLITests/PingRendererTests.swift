@@ -84,6 +84,18 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(PingRenderer.shortest(0), "0")
         XCTAssertEqual(PingRenderer.shortest(100), "100")
         XCTAssertEqual(PingRenderer.shortest(Double(Float(100.0 / 101))), "0.990099")
+        // Against C's printf for the losses iputils can print (100 × lost / sent, as a float).
+        // Floats, as iputils' loss is: exact ties and near-ties at the sixth digit included.
+        var values: [Double] = [1e-5, 1.5e-5, 0.0001, 123456.5, 999999.5, 1e6, 2.5e7, 0.5, 99.99995, 12.34565, 0.1234565]
+            .map { Double(Float($0)) }
+        for sent in [1, 2, 3, 6, 7, 9, 11, 13, 17, 99, 101, 997, 1000, 65537, 1_000_003, 10_000_019] {
+            for lost in [0, 1, 2, sent / 3, sent / 2, sent - 1, sent] where lost <= sent {
+                values.append(Double(Float(Double(lost) * 100.0 / Double(sent))))
+            }
+        }
+        for value in values {
+            XCTAssertEqual(PingRenderer.shortest(value), String(format: "%g", value), "\(value)")
+        }
     }
 
     func testStatisticsBlock() {
