@@ -69,17 +69,17 @@ public final class ICMPSocket: PingTransport {
             var refusals: [Errno] = [.permissionDenied, .protocolNotSupported]
             if family == .ipv4 { refusals.append(.addressFamilyNotSupported) }
             guard refusals.contains(error.errno) else { throw error }
-            let permitted = Capabilities.netRawPermitted
-            var denial = ICMPPermissionDenied(
-                family: family, groups: Capabilities.groups,
-                pingGroupRange: Self.pingGroupRange, netRawPermitted: permitted,
-                datagramError: error.errno, rawError: nil)
-            guard permitted else { throw denial }
+            // Said only when both sockets fail (reading the sysctl and groups costs start-up time).
+            func denial(permitted: Bool, rawError: Errno?) -> ICMPPermissionDenied {
+                ICMPPermissionDenied(
+                    family: family, groups: Capabilities.groups, pingGroupRange: Self.pingGroupRange,
+                    netRawPermitted: permitted, datagramError: error.errno, rawError: rawError)
+            }
+            guard Capabilities.netRawPermitted else { throw denial(permitted: false, rawError: nil) }
             do {
                 opened = (try Capabilities.withNetRaw { try System.socket(family.kernelValue, Int32(SOCK_RAW.rawValue), proto) }, .raw)
             } catch let rawError as SystemCallError where [.permissionDenied, .notPermitted].contains(rawError.errno) {
-                denial.rawError = rawError.errno
-                throw denial
+                throw denial(permitted: true, rawError: rawError.errno)
             }
         }
         fileDescriptor = opened.0
