@@ -14,6 +14,7 @@ help:
 	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
+	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make clean     remove build products"
 
 deps:
@@ -36,6 +37,7 @@ bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
 	scripts/bench-watch.sh
+	scripts/bench-ping.sh
 
 # swift format's rules (naming, shorthand types, semicolons...) with the settings in
 # .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
@@ -62,6 +64,13 @@ install: build
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+# Opt-in: lets every user's `reach ping` open a raw ICMP socket. Permitted only (+p), not
+# +ep: reach raises CAP_NET_RAW itself around socket() and drops it after, and a +ep binary
+# fails to start in containers whose bounding set lacks NET_RAW.
+install-caps:
+	setcap cap_net_raw+p $(DESTDIR)$(PREFIX)/bin/reach
+	getcap $(DESTDIR)$(PREFIX)/bin/reach
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \
