@@ -151,16 +151,24 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             try loop.run { event in
                 // The renderer's plain fields, not the @Flag wrappers: those cost
                 // thousands of instructions per read, per echo in a flood.
+                var wrote = false
                 if renderer.json {
-                    if let object = renderer.json(event) { out.write(object.serialized() + "\n") }
+                    if let object = renderer.json(event) {
+                        out.write(object.serialized() + "\n")
+                        wrote = true
+                    }
                 } else {
                     if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
                     let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
-                    if !text.isEmpty { out.write(text) }
+                    if !text.isEmpty {
+                        out.write(text)
+                        wrote = true
+                    }
                 }
                 // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
-                // rather than ping on forever into a closed pipe.
-                if out.readerGone { socket.interrupt() }
+                // rather than ping on forever into a closed pipe. Asked only after a write
+                // (the class property is an exclusivity check per read: per event, in -f -q).
+                if wrote && out.readerGone { socket.interrupt() }
             }
         } catch {
             OutputChannel.standardError.write("reach: system failure: \(error)\n")

@@ -56,6 +56,33 @@ final class ICMPCodecTests: XCTestCase {
         XCTAssertEqual(v6.echoRequest(template: template6, sequence: 300), v6.echoRequest(identifier: 7, sequence: 300, payload: [1, 2]))
     }
 
+    func testSetSequencePatchesOneArrayProbeAfterProbe() {
+        // The engine patches the same array for every probe, over the previous sequence: the
+        // checksum comes from the template's, never from the bytes left by the last probe.
+        let data = ICMPCodec.standardPayload(size: 56)
+        var packet = v4.echoRequest(identifier: 0x0102, sequence: 0, payload: data)
+        let templateChecksum = UInt16(packet[2]) << 8 | UInt16(packet[3])
+        for sequence: UInt16 in [1, 2, 0xff00, 3, 0xffff, 0, 7] {
+            v4.setSequence(sequence, in: &packet, templateChecksum: templateChecksum)
+            XCTAssertEqual(packet, v4.echoRequest(identifier: 0x0102, sequence: sequence, payload: data), "seq \(sequence)")
+        }
+        var short: [UInt8] = [8, 0, 0]
+        v4.setSequence(9, in: &short, templateChecksum: 0)
+        XCTAssertEqual(short, [8, 0, 0], "too short to hold a sequence: left alone")
+    }
+
+    func testParseOfASliceCountsFromTheSliceStart() throws {
+        // A socket hands over its buffer cut to the datagram; here the cut starts past 0.
+        let datagram = hex("4500 0024 0000 0000 3f01 0000 c6120002 c6120001 0000 e1ba 1234 0001 0001020304050607")
+        let buffer = [0xee, 0xee, 0xee] + datagram + [0xee]
+        let slice = buffer[3..<(3 + datagram.count)]
+        XCTAssertEqual(try v4.parse(slice, includesIPHeader: true), try v4.parse(datagram, includesIPHeader: true))
+        let cut = buffer[3..<(3 + 20 + 3)]
+        XCTAssertThrowsError(try v4.parse(cut, includesIPHeader: true)) {
+            XCTAssertEqual($0 as? ParseError, ParseError(offset: 2, "need 2 bytes, have 1"))
+        }
+    }
+
     func testEchoRequestIPv6LeavesChecksumToKernel() {
         let packet = v6.echoRequest(identifier: 0xbeef, sequence: 0x0102, payload: [0xaa])
         // type 128, code 0, checksum 0 (the kernel computes it over the pseudo-header), id, seq, data.

@@ -160,6 +160,32 @@ final class PingEngineTests: XCTestCase {
         XCTAssertEqual(engine.statistics.timed, 3, "iputils times duplicates too")
     }
 
+    func testRepliesWithOtherDataAreMarked() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        // Probe 1 comes back intact, probe 2 with a data byte changed, probe 3 with a byte short.
+        transport.answer = { [self] sequence, packet, _ in
+            var bytes = packet
+            if sequence == 2 { bytes[20] ^= 0xff }
+            if sequence == 3 { bytes.removeLast() }
+            return [(ms, reply(to: bytes))]
+        }
+        let (events, _) = try run(PingConfiguration(count: 3, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        XCTAssertEqual(replies(events).map(\.wrongData), [false, true, true])
+    }
+
+    func testAProbePacketKeptStaysAsSent() {
+        // The engine patches one array per probe; a caller that keeps a packet keeps its own.
+        var engine = PingEngine(target: target, identifier: 9, configuration: PingConfiguration(intervalNanoseconds: 0))
+        let first = engine.nextProbe(now: 0)!
+        _ = engine.didSend(first, realtime: 0, monotonic: 0)
+        let second = engine.nextProbe(now: 20 * ms)!
+        XCTAssertEqual(first.bytes[6...7], [0, 1])
+        XCTAssertEqual(second.bytes[6...7], [0, 2])
+        XCTAssertEqual(ICMPCodec.checksum(first.bytes[...]), 0)
+        XCTAssertEqual(ICMPCodec.checksum(second.bytes[...]), 0)
+    }
+
     func testForeignAndUnsentRepliesAreUnexpected() throws {
         let clock = ManualClock()
         let transport = FakeTransport(kind: .raw, clock: clock)

@@ -40,7 +40,18 @@ public struct ICMPMessage: Equatable, Sendable {
 /// Builds and parses ICMP messages for one family.
 public struct ICMPCodec: Sendable {
     public let family: any ICMPFamily
-    public init(family: any ICMPFamily) { self.family = family }
+    // The family's facts that every datagram needs, read once: through the existential
+    // each is a witness call, and a flood parses a datagram per echo.
+    private let isIPv4: Bool
+    let echoRequestType: ICMPType
+    let echoReplyType: ICMPType
+
+    public init(family: any ICMPFamily) {
+        self.family = family
+        isIPv4 = family.addressFamily == .ipv4
+        echoRequestType = family.echoRequest
+        echoReplyType = family.echoReply
+    }
 
     /// The ICMP header: type, code, checksum, identifier, sequence.
     public static let headerLength = 8
@@ -55,13 +66,13 @@ public struct ICMPCodec: Sendable {
     /// socket recomputes both and rewrites the identifier.
     public func echoRequest(identifier: UInt16, sequence: UInt16, payload: [UInt8]) -> [UInt8] {
         var bytes: [UInt8] = [
-            family.echoRequest.rawValue, 0, 0, 0,
+            echoRequestType.rawValue, 0, 0, 0,
             UInt8(identifier >> 8), UInt8(identifier & 0xff),
             UInt8(sequence >> 8), UInt8(sequence & 0xff),
         ]
         bytes.reserveCapacity(Self.headerLength + payload.count)
         bytes.append(contentsOf: payload)
-        if family.addressFamily == .ipv4 {
+        if isIPv4 {
             let sum = Self.checksum(bytes[...])
             bytes[2] = UInt8(sum >> 8)
             bytes[3] = UInt8(sum & 0xff)
@@ -74,16 +85,25 @@ public struct ICMPCodec: Sendable {
     public func echoRequest(template: [UInt8], sequence: UInt16) -> [UInt8] {
         var bytes = template
         guard bytes.count >= Self.headerLength else { return bytes }
+        setSequence(sequence, in: &bytes, templateChecksum: UInt16(bytes[2]) << 8 | UInt16(bytes[3]))
+        return bytes
+    }
+
+    /// Writes `sequence` into an echo request in place, and the IPv4 checksum computed from
+    /// `templateChecksum`, the checksum the request had with sequence 0. The engine patches
+    /// one array per probe this way: a flood sends a probe per echo, and a new array each
+    /// time would be an allocation each time.
+    public func setSequence(_ sequence: UInt16, in bytes: inout [UInt8], templateChecksum: UInt16) {
+        guard bytes.count >= Self.headerLength else { return }
         bytes[6] = UInt8(sequence >> 8)
         bytes[7] = UInt8(sequence & 0xff)
-        if family.addressFamily == .ipv4 {
-            var sum = UInt32(~(UInt16(bytes[2]) << 8 | UInt16(bytes[3]))) + UInt32(sequence)
+        if isIPv4 {
+            var sum = UInt32(~templateChecksum) + UInt32(sequence)
             while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
             let checksum = ~UInt16(truncatingIfNeeded: sum)
             bytes[2] = UInt8(checksum >> 8)
             bytes[3] = UInt8(checksum & 0xff)
         }
-        return bytes
     }
 
     /// The Internet checksum (RFC 1071) of `bytes`; over a message whose checksum field
@@ -104,29 +124,35 @@ public struct ICMPCodec: Sendable {
     /// IPv4 header (raw IPv4 sockets), stripped by its IHL. Never traps: truncated or
     /// malformed input throws a ParseError naming the offset.
     public func parse(_ datagram: [UInt8], includesIPHeader: Bool) throws -> ICMPMessage {
-        var start = 0
+        try parse(datagram[...], includesIPHeader: includesIPHeader)
+    }
+
+    /// `parse` of a slice, such as a socket's receive buffer cut to the datagram's length.
+    /// Offsets in errors count from the slice's start.
+    public func parse(_ datagram: ArraySlice<UInt8>, includesIPHeader: Bool) throws -> ICMPMessage {
+        var start = datagram.startIndex
         var ttl: UInt8?
         var source: IPAddress?
         if includesIPHeader {
-            start = try IPv4Header.headerLength(datagram[...])
-            ttl = IPv4Header.ttl(datagram[...])
+            start += try IPv4Header.headerLength(datagram)
+            ttl = IPv4Header.ttl(datagram)
         }
         var reader = BigEndianReader(datagram[start...])
         let type = ICMPType(try reader.readUInt8())
         let code = try reader.readUInt8()
         let checksum = try reader.readUInt16()
-        let checksumValid: Bool? = family.addressFamily == .ipv4 ? Self.checksum(datagram[start...]) == 0 : nil
-        let length = datagram.count - start
+        let checksumValid: Bool? = isIPv4 ? Self.checksum(datagram[start...]) == 0 : nil
+        let length = datagram.endIndex - start
         let body: ICMPMessage.Body
-        if type == family.echoReply || type == family.echoRequest {
+        if type == echoReplyType || type == echoRequestType {
             let identifier = try reader.readUInt16()
             let sequence = try reader.readUInt16()
             body = .echo(identifier: identifier, sequence: sequence, payload: reader.rest)
         } else if family.isError(type) {
             let info = try reader.readUInt32()
-            body = try parseQuote(reader, info: info, offset: start)
+            body = try parseQuote(reader, info: info, offset: start - datagram.startIndex)
             // Who sent an error matters (a router); for a reply the socket's address says it.
-            if includesIPHeader { source = IPv4Header.source(datagram[...]) }
+            if includesIPHeader { source = IPv4Header.source(datagram) }
         } else {
             body = .other
         }
@@ -147,9 +173,9 @@ public struct ICMPCodec: Sendable {
         }
         let destination = family.quotedDestination(quoted)
         let inner = quoted.dropFirst(headerLength)
-        let icmpProtocol: UInt8 = family.addressFamily == .ipv4 ? 1 : 58
+        let icmpProtocol: UInt8 = isIPv4 ? 1 : 58
         guard family.quotedProtocol(quoted) == icmpProtocol, inner.count >= 8,
-            inner[inner.startIndex] == family.echoRequest.rawValue
+            inner[inner.startIndex] == echoRequestType.rawValue
         else {
             return .error(info: info, quotedDestination: destination, quotedEcho: nil)
         }
@@ -160,15 +186,39 @@ public struct ICMPCodec: Sendable {
     }
 }
 
-/// Bounds-checked reads of network-order integers; never traps.
+/// Bounds-checked reads of network-order integers; never traps. Each field is read in
+/// place, without cutting a slice for it (a slice retains the array: per field, per echo).
 struct BigEndianReader {
-    private var inner: ByteReader
-    init(_ bytes: ArraySlice<UInt8>) { inner = ByteReader(bytes) }
+    private let bytes: ArraySlice<UInt8>
+    private var offset: Int
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        offset = bytes.startIndex
+    }
 
-    var relativeOffset: Int { inner.relativeOffset }
-    var rest: ArraySlice<UInt8> { inner.bytes[inner.offset...] }
+    var relativeOffset: Int { offset - bytes.startIndex }
+    var rest: ArraySlice<UInt8> { bytes[offset...] }
 
-    mutating func readUInt8() throws -> UInt8 { try inner.readUInt8() }
-    mutating func readUInt16() throws -> UInt16 { UInt16(ByteOrder.decodeBig(try inner.readBytes(2))) }
-    mutating func readUInt32() throws -> UInt32 { UInt32(ByteOrder.decodeBig(try inner.readBytes(4))) }
+    mutating func readUInt8() throws -> UInt8 {
+        try need(1)
+        defer { offset += 1 }
+        return bytes[offset]
+    }
+
+    mutating func readUInt16() throws -> UInt16 {
+        try need(2)
+        defer { offset += 2 }
+        return UInt16(bytes[offset]) << 8 | UInt16(bytes[offset + 1])
+    }
+
+    mutating func readUInt32() throws -> UInt32 {
+        try need(4)
+        defer { offset += 4 }
+        return UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+    }
+
+    private func need(_ size: Int) throws {
+        let remaining = bytes.endIndex - offset
+        guard size <= remaining else { throw ParseError(offset: relativeOffset, "need \(size) bytes, have \(remaining)") }
+    }
 }

@@ -30,7 +30,9 @@ public struct PingConfiguration: Equatable, Sendable {
 
 /// A datagram the socket delivered, with what the kernel said about it.
 public struct ReceivedDatagram: Sendable {
-    public var bytes: [UInt8]
+    /// A slice of the socket's receive buffer, not a copy: the buffer is reused for the
+    /// next datagram once this one is handled (copy-on-write keeps a kept datagram intact).
+    public var bytes: ArraySlice<UInt8>
     public var from: IPAddress
     /// From IP_TTL / IPV6_HOPLIMIT control messages (datagram sockets and raw IPv6).
     public var ttl: Int?
@@ -40,13 +42,22 @@ public struct ReceivedDatagram: Sendable {
     public var monotonicTime: Int64
     /// Whether the bytes start with an IPv4 header (raw IPv4 sockets).
     public var includesIPHeader: Bool
-    public init(bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64, includesIPHeader: Bool) {
+    public init(
+        bytes: ArraySlice<UInt8>, from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64,
+        includesIPHeader: Bool
+    ) {
         self.bytes = bytes
         self.from = from
         self.ttl = ttl
         self.kernelTimestamp = kernelTimestamp
         self.monotonicTime = monotonicTime
         self.includesIPHeader = includesIPHeader
+    }
+
+    public init(bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64, includesIPHeader: Bool) {
+        self.init(
+            bytes: bytes[...], from: from, ttl: ttl, kernelTimestamp: kernelTimestamp, monotonicTime: monotonicTime,
+            includesIPHeader: includesIPHeader)
     }
 }
 
@@ -94,8 +105,11 @@ public struct PingEngine: Sendable {
     public private(set) var lastSendTime: Int64?
     public private(set) var isFinished = false
     private let payload: [UInt8]
-    /// The echo request with sequence 0, patched per probe (no rebuild, no full checksum).
-    private let template: [UInt8]
+    /// The echo request on the wire, patched in place per probe (sequence and checksum):
+    /// no rebuild, no full checksum, and no new array once the last probe's packet is gone.
+    private var outgoing: [UInt8]
+    /// The IPv4 checksum of `outgoing` with sequence 0, which each probe's is derived from.
+    private let templateChecksum: UInt16
     private var probes = ProbeTable()
     /// Probe numbers waiting for a reply, in send order (so in timeout order).
     private var waiting: [Int] = []
@@ -121,7 +135,8 @@ public struct PingEngine: Sendable {
         self.configuration = configuration
         codec = ICMPCodec(family: icmpFamily(for: target.family))
         payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
-        template = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
+        outgoing = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
+        templateChecksum = UInt16(outgoing[2]) << 8 | UInt16(outgoing[3])
     }
 
     /// Sequence numbers start at 1 and wrap at 16 bits (iputils and SimplePing).
@@ -179,7 +194,8 @@ public struct PingEngine: Sendable {
         guard let due = nextSendTime(), due <= now else { return nil }
         let number = statistics.transmitted + 1
         let sequence = Self.sequence(ofProbe: number)
-        return ProbePacket(sequence: sequence, bytes: codec.echoRequest(template: template, sequence: sequence))
+        codec.setSequence(sequence, in: &outgoing, templateChecksum: templateChecksum)
+        return ProbePacket(sequence: sequence, bytes: outgoing)
     }
 
     /// The probe left. `realtime` is CLOCK_REALTIME read just before sendto (the clock of
@@ -220,7 +236,7 @@ public struct PingEngine: Sendable {
             return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
         }
         switch message.body {
-        case .echo(let identifier, let sequence, let data) where message.type == codec.family.echoReply:
+        case .echo(let identifier, let sequence, let data) where message.type == codec.echoReplyType:
             guard identifier == self.identifier else {
                 return .unexpected(
                     UnexpectedPacket(
@@ -279,14 +295,7 @@ public struct PingEngine: Sendable {
                 sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
                 roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
                 differentAddress: datagram.from.bytes != target.bytes,
-                wrongData: !Self.same(data, payload)))
-    }
-
-    /// Byte-for-byte equality, cheaper than the generic `elementsEqual` per echo.
-    private static func same(_ data: ArraySlice<UInt8>, _ payload: [UInt8]) -> Bool {
-        guard data.count == payload.count else { return false }
-        for (received, sent) in zip(data, payload) where received != sent { return false }
-        return true
+                wrongData: !System.bytesEqual(data, payload)))
     }
 
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in

@@ -53,6 +53,9 @@ public final class ICMPSocket: PingTransport {
     private let interruption: (read: Int32, write: Int32)
     private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
     private var control = [UInt8](repeating: 0, count: 512)
+    /// The sender of the last datagram. A flood's replies all come from one address: it is
+    /// reused rather than built again (an array allocated) for every datagram.
+    private var lastSender: IPAddress?
     private var waits = 0
     private var optimistic = true
     private var streak = 0
@@ -255,10 +258,12 @@ public final class ICMPSocket: PingTransport {
         guard received.length >= 0 else { return false }
         let now = System.monotonicNanoseconds
         guard let from = received.from else { return true }
+        // The datagram borrows the buffer (no copy per echo); it is done with before the next
+        // recvmsg writes there, or copy-on-write gives it its own bytes.
         deliver(
             .datagram(
                 ReceivedDatagram(
-                    bytes: Array(buffer[0..<received.length]), from: from, ttl: received.ttl,
+                    bytes: buffer[0..<received.length], from: from, ttl: received.ttl,
                     kernelTimestamp: received.timestamp, monotonicTime: now,
                     includesIPHeader: kind == .raw && family == .ipv4)))
         return true
@@ -303,9 +308,7 @@ public final class ICMPSocket: PingTransport {
                             if flags & Int32(creach_msg_errqueue) == 0 { return }
                             throw SystemCallError("recvmsg", failure)
                         }
-                        var received = Received(
-                            length: min(length, capacity),
-                            from: SocketAddress.address(of: namePointer.pointee))
+                        var received = Received(length: min(length, capacity), from: sender(namePointer.pointee))
                         Self.readControl(&message, into: &received)
                         result = received
                     }
@@ -313,6 +316,13 @@ public final class ICMPSocket: PingTransport {
             }
         }
         return result
+    }
+
+    private func sender(_ storage: sockaddr_storage) -> IPAddress? {
+        if let last = lastSender, SocketAddress.storage(storage, holds: last) { return last }
+        let sender = SocketAddress.address(of: storage)
+        lastSender = sender
+        return sender
     }
 
     private static func readControl(_ message: inout msghdr, into received: inout Received) {
@@ -379,6 +389,26 @@ enum SocketAddress {
             return try withUnsafePointer(to: &sin6) {
                 try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
             }
+        }
+    }
+
+    /// Whether `storage` holds `address` (family, bytes, and the IPv6 scope).
+    static func storage(_ storage: sockaddr_storage, holds address: IPAddress) -> Bool {
+        withUnsafeBytes(of: storage) { raw in
+            let family = Int32(raw.loadUnaligned(as: sa_family_t.self))
+            let offset: Int
+            switch address.family {
+            case .ipv4:
+                guard family == AF_INET else { return false }
+                offset = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
+            case .ipv6:
+                guard family == AF_INET6,
+                    raw.loadUnaligned(fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_scope_id)!, as: UInt32.self)
+                        == address.scopeID
+                else { return false }
+                offset = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
+            }
+            return address.bytes.withUnsafeBytes { memcmp(raw.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
         }
     }
 

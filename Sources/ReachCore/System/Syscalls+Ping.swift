@@ -12,6 +12,16 @@ extension System {
 
     static var monotonicNanoseconds: Int64 { clockNanoseconds(CLOCK_MONOTONIC) }
 
+    /// Byte-for-byte equality by memcmp: a reply's data is checked against the payload per
+    /// echo, where a Swift loop over the bytes costs ten instructions a byte.
+    static func bytesEqual(_ lhs: ArraySlice<UInt8>, _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        guard !rhs.isEmpty else { return true }
+        return lhs.withUnsafeBytes { left in
+            rhs.withUnsafeBytes { right in memcmp(left.baseAddress!, right.baseAddress!, right.count) == 0 }
+        }
+    }
+
     /// ppoll(2) until `deadline` on CLOCK_MONOTONIC (nil waits for input): nanosecond
     /// waits, where poll(2) would round ping intervals to milliseconds.
     static func poll(_ fds: [(fd: Int32, events: Int16)], until deadline: Int64?) throws -> [Int16] {
