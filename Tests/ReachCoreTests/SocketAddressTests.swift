@@ -15,18 +15,21 @@ final class SocketAddressTests: XCTestCase {
         return storage
     }
 
-    func testStorageHoldsTheSameAddressOnly() throws {
-        let v4 = try IPAddress.parse("198.18.0.2")
-        XCTAssertTrue(SocketAddress.storage(storage(of: v4), holds: v4))
-        XCTAssertFalse(SocketAddress.storage(storage(of: try IPAddress.parse("198.18.0.3")), holds: v4))
-        let v6 = try IPAddress.parse("2001:db8::2")
-        XCTAssertTrue(SocketAddress.storage(storage(of: v6), holds: v6))
-        XCTAssertFalse(SocketAddress.storage(storage(of: v6), holds: v4), "another family")
-        XCTAssertFalse(SocketAddress.storage(storage(of: v4), holds: v6))
-        let scoped = IPAddress(family: .ipv6, bytes: v6.bytes, scopeID: 1, zone: "lo")!
-        XCTAssertFalse(SocketAddress.storage(storage(of: scoped), holds: v6), "another scope")
-        XCTAssertTrue(SocketAddress.storage(storage(of: scoped), holds: scoped))
-        XCTAssertEqual(SocketAddress.address(of: storage(of: scoped)), IPAddress(family: .ipv6, bytes: v6.bytes, scopeID: 1, zone: "lo"))
+    func testSameAddressComparesFamilyBytesAndScope() throws {
+        let v4 = storage(of: try IPAddress.parse("198.18.0.2"))
+        XCTAssertTrue(SocketAddress.sameAddress(v4, storage(of: try IPAddress.parse("198.18.0.2"))))
+        XCTAssertFalse(SocketAddress.sameAddress(v4, storage(of: try IPAddress.parse("198.18.0.3"))))
+        var withPort = v4
+        withUnsafeMutableBytes(of: &withPort) { $0[2] = 0x12 } // a datagram socket's sin_port: the echo id
+        XCTAssertTrue(SocketAddress.sameAddress(v4, withPort), "the port is not part of the address")
+        let address6 = try IPAddress.parse("2001:db8::2")
+        let v6 = storage(of: address6)
+        XCTAssertTrue(SocketAddress.sameAddress(v6, storage(of: address6)))
+        XCTAssertFalse(SocketAddress.sameAddress(v6, v4), "another family")
+        let scoped = storage(of: IPAddress(family: .ipv6, bytes: address6.bytes, scopeID: 1, zone: "lo")!)
+        XCTAssertFalse(SocketAddress.sameAddress(v6, scoped), "another scope")
+        XCTAssertFalse(SocketAddress.sameAddress(sockaddr_storage(), sockaddr_storage()), "no family: no address")
+        XCTAssertEqual(SocketAddress.address(of: scoped), IPAddress(family: .ipv6, bytes: address6.bytes, scopeID: 1, zone: "lo"))
     }
 
     func testBytesEqual() {

@@ -338,6 +338,7 @@ final class PingTests: NamespaceTestCase {
             if target == "198.19.9.9" {
                 XCTAssertEqual(result.status, 1)
                 XCTAssertEqual(events(result, "icmp_error").count, 2, "errors from the error queue: \(result)")
+                XCTAssertEqual(events(result, "icmp_error").first?["from"] as? String, "198.18.0.1", "the offender: \(result)")
             } else {
                 XCTAssertEqual(result.status, 0, "\(result)")
                 XCTAssertEqual(events(result, "reply").count, 2)

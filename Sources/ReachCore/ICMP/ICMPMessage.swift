@@ -120,6 +120,44 @@ public struct ICMPCodec: Sendable {
         return ~UInt16(truncatingIfNeeded: sum)
     }
 
+    /// An echo request or reply read in place: its header fields, what `parse` says of its
+    /// checksum, length and IPv4 TTL, and where its data starts.
+    public struct Echo: Equatable, Sendable {
+        public var type: ICMPType
+        public var code: UInt8
+        public var checksum: UInt16
+        public var identifier: UInt16
+        public var sequence: UInt16
+        public var checksumValid: Bool?
+        /// ICMP bytes (header and data).
+        public var length: Int
+        public var ipTTL: UInt8?
+        /// The index in the datagram where the echo's data starts.
+        public var dataStart: Int
+    }
+
+    /// The echo a datagram holds; nil when it holds anything else or is malformed (`parse`
+    /// says what). A flood reads one reply per echo: this reads it in place and builds
+    /// nothing that holds a reference, where an ICMPMessage (optional addresses, an enum
+    /// body) is copied and destroyed through value witnesses.
+    public func echo(in datagram: ArraySlice<UInt8>, includesIPHeader: Bool) -> Echo? {
+        var start = datagram.startIndex
+        var ttl: UInt8?
+        if includesIPHeader {
+            guard let length = try? IPv4Header.headerLength(datagram) else { return nil }
+            start += length
+            ttl = IPv4Header.ttl(datagram)
+        }
+        guard datagram.endIndex - start >= Self.headerLength else { return nil }
+        let type = ICMPType(datagram[start])
+        guard type == echoReplyType || type == echoRequestType else { return nil }
+        func word(at offset: Int) -> UInt16 { UInt16(datagram[start + offset]) << 8 | UInt16(datagram[start + offset + 1]) }
+        return Echo(
+            type: type, code: datagram[start + 1], checksum: word(at: 2), identifier: word(at: 4), sequence: word(at: 6),
+            checksumValid: isIPv4 ? Self.checksum(datagram[start...]) == 0 : nil, length: datagram.endIndex - start,
+            ipTTL: ttl, dataStart: start + Self.headerLength)
+    }
+
     /// Parses what a socket delivered. `includesIPHeader`: the datagram starts with an
     /// IPv4 header (raw IPv4 sockets), stripped by its IHL. Never traps: truncated or
     /// malformed input throws a ParseError naming the offset.
@@ -130,6 +168,12 @@ public struct ICMPCodec: Sendable {
     /// `parse` of a slice, such as a socket's receive buffer cut to the datagram's length.
     /// Offsets in errors count from the slice's start.
     public func parse(_ datagram: ArraySlice<UInt8>, includesIPHeader: Bool) throws -> ICMPMessage {
+        if let echo = echo(in: datagram, includesIPHeader: includesIPHeader) {
+            return ICMPMessage(
+                type: echo.type, code: echo.code, checksum: echo.checksum,
+                body: .echo(identifier: echo.identifier, sequence: echo.sequence, payload: datagram[echo.dataStart...]),
+                ipTTL: echo.ipTTL, ipSource: nil, checksumValid: echo.checksumValid, length: echo.length)
+        }
         var start = datagram.startIndex
         var ttl: UInt8?
         var source: IPAddress?
@@ -145,6 +189,7 @@ public struct ICMPCodec: Sendable {
         let length = datagram.endIndex - start
         let body: ICMPMessage.Body
         if type == echoReplyType || type == echoRequestType {
+            // A whole echo was read by `echo(in:)`: this one is cut short, and throws where.
             let identifier = try reader.readUInt16()
             let sequence = try reader.readUInt16()
             body = .echo(identifier: identifier, sequence: sequence, payload: reader.rest)

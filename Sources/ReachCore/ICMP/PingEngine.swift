@@ -202,7 +202,7 @@ public struct PingEngine: Sendable {
     /// SO_TIMESTAMPNS), `monotonic` the same instant on CLOCK_MONOTONIC.
     public mutating func didSend(_ probe: ProbePacket, realtime: Int64, monotonic: Int64) -> PingEvent {
         let number = take(probe, monotonic: monotonic)
-        probes[number] = Probe(sentRealtime: realtime, sentMonotonic: monotonic, state: .waiting)
+        probes.insert(Probe(sentRealtime: realtime, sentMonotonic: monotonic, state: .waiting), number: number)
         waiting.append(number)
         inFlight += 1
         return .sent(sequence: probe.sequence, bytes: probe.bytes.count)
@@ -211,7 +211,7 @@ public struct PingEngine: Sendable {
     /// sendto refused the probe: counted as sent and as an error, as iputils counts it.
     public mutating func didFailToSend(_ probe: ProbePacket, error: Errno, monotonic: Int64) -> PingEvent {
         let number = take(probe, monotonic: monotonic)
-        probes[number] = Probe(sentRealtime: 0, sentMonotonic: monotonic, state: .failed)
+        probes.insert(Probe(sentRealtime: 0, sentMonotonic: monotonic, state: .failed), number: number)
         statistics.errors += 1
         return .sendFailed(sequence: probe.sequence, error: error)
     }
@@ -229,6 +229,22 @@ public struct PingEngine: Sendable {
     /// A datagram from the socket: a reply, an error quoting a probe (raw sockets), or
     /// something that is not ours. One datagram, one event.
     public mutating func receive(_ datagram: ReceivedDatagram) -> PingEvent {
+        // An echo reply, read in place: a flood's one datagram per echo.
+        if let echo = codec.echo(in: datagram.bytes, includesIPHeader: datagram.includesIPHeader), echo.type == codec.echoReplyType {
+            guard echo.identifier == identifier else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: echo.type, code: echo.code,
+                        reason: "identifier \(echo.identifier), not ours"))
+            }
+            guard let number = probeNumber(forSequence: echo.sequence), let probe = probes[number] else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: echo.type, code: echo.code,
+                        reason: "sequence \(echo.sequence) was not sent"))
+            }
+            return reply(number: number, probe: probe, echo: echo, datagram: datagram)
+        }
         let message: ICMPMessage
         do {
             message = try codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader)
@@ -236,20 +252,6 @@ public struct PingEngine: Sendable {
             return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
         }
         switch message.body {
-        case .echo(let identifier, let sequence, let data) where message.type == codec.echoReplyType:
-            guard identifier == self.identifier else {
-                return .unexpected(
-                    UnexpectedPacket(
-                        from: datagram.from, type: message.type, code: message.code,
-                        reason: "identifier \(identifier), not ours"))
-            }
-            guard let number = probeNumber(forSequence: sequence), let probe = probes[number] else {
-                return .unexpected(
-                    UnexpectedPacket(
-                        from: datagram.from, type: message.type, code: message.code,
-                        reason: "sequence \(sequence) was not sent"))
-            }
-            return reply(number: number, probe: probe, sequence: sequence, message: message, data: data, datagram: datagram)
         case .error(let info, let destination, let echo?) where echo.identifier == identifier:
             guard destination == nil || destination?.bytes == target.bytes,
                 let number = probeNumber(forSequence: echo.sequence)
@@ -270,12 +272,9 @@ public struct PingEngine: Sendable {
         }
     }
 
-    private mutating func reply(
-        number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
-        datagram: ReceivedDatagram
-    ) -> PingEvent {
+    private mutating func reply(number: Int, probe: Probe, echo: ICMPCodec.Echo, datagram: ReceivedDatagram) -> PingEvent {
         let rtt = roundTrip(probe, datagram)
-        let corrupted = message.checksumValid == false
+        let corrupted = echo.checksumValid == false
         let duplicate = !corrupted && probe.state == .answered
         let late = probe.state == .timedOut
         // iputils times every reply with a good checksum, duplicates included.
@@ -287,15 +286,15 @@ public struct PingEngine: Sendable {
         } else {
             statistics.received += 1
             if probe.state == .waiting { inFlight -= 1 }
-            probes[number]?.state = .answered
+            probes.setState(.answered, ofProbe: number)
         }
-        let ttl = datagram.ttl ?? message.ipTTL.map(Int.init)
+        let ttl = datagram.ttl ?? echo.ipTTL.map(Int.init)
         return .reply(
             PingReply(
-                sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
+                sequence: echo.sequence, from: datagram.from, ttl: ttl, bytes: echo.length,
                 roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
                 differentAddress: datagram.from.bytes != target.bytes,
-                wrongData: !System.bytesEqual(data, payload)))
+                wrongData: !System.bytesEqual(datagram.bytes[echo.dataStart...], payload)))
     }
 
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
@@ -350,7 +349,7 @@ public struct PingEngine: Sendable {
 
     private mutating func resolve(_ number: Int, as state: Probe.State) {
         guard probes[number]?.state == .waiting else { return }
-        probes[number]?.state = state
+        probes.setState(state, ofProbe: number)
         inFlight -= 1
     }
 
@@ -467,29 +466,32 @@ public struct PingEngine: Sendable {
 }
 
 /// The probes of the last full turn of the sequence space, by probe number: a ring that
-/// grows to 65,536 entries at most (older probes can never be matched again), with no
-/// hashing on the per-echo path.
+/// grows to 65,536 slots at most (older probes can never be matched again), with no
+/// hashing on the per-echo path. A slot holds its probe's number, so a probe from a
+/// turn before is not taken for the one sent since.
 private struct ProbeTable {
-    private var numbers: [Int] = []
-    private var records: [PingEngine.Probe] = []
+    private var slots: [(number: Int, probe: PingEngine.Probe)] = []
 
     subscript(number: Int) -> PingEngine.Probe? {
-        get {
-            let slot = number & 0xffff
-            return slot < numbers.count && numbers[slot] == number ? records[slot] : nil
+        let slot = number & 0xffff
+        return slot < slots.count && slots[slot].number == number ? slots[slot].probe : nil
+    }
+
+    /// Records a probe just sent. Numbers come in order, so the table grows by one slot at
+    /// a time, then reuses them.
+    mutating func insert(_ probe: PingEngine.Probe, number: Int) {
+        let slot = number & 0xffff
+        if slot < slots.count {
+            slots[slot] = (number, probe)
+        } else {
+            while slots.count < slot { slots.append((0, probe)) }
+            slots.append((number, probe))
         }
-        set {
-            let slot = number & 0xffff
-            guard let newValue else {
-                if slot < numbers.count && numbers[slot] == number { numbers[slot] = 0 }
-                return
-            }
-            while numbers.count <= slot {
-                numbers.append(0)
-                records.append(newValue)
-            }
-            numbers[slot] = number
-            records[slot] = newValue
-        }
+    }
+
+    mutating func setState(_ state: PingEngine.Probe.State, ofProbe number: Int) {
+        let slot = number & 0xffff
+        guard slot < slots.count, slots[slot].number == number else { return }
+        slots[slot].probe.state = state
     }
 }

@@ -29,14 +29,17 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// The interface index of an IPv6 zone (`fe80::1%eth0`), 0 when none.
     public let scopeID: UInt32
     /// The zone as written, kept for display.
-    public let zone: String?
+    public var zone: String? { zoneText.isEmpty ? nil : zoneText }
+    /// The zone, "" when none. Not a String?: a copy of one goes through the Optional's
+    /// generic value witnesses, and a flood copies the address of every reply.
+    private let zoneText: String
 
     public init?(family: AddressFamily, bytes: [UInt8], scopeID: UInt32 = 0, zone: String? = nil) {
         guard bytes.count == family.addressLength else { return nil }
         self.family = family
         self.bytes = bytes
         self.scopeID = family == .ipv6 ? scopeID : 0
-        self.zone = family == .ipv6 ? zone : nil
+        zoneText = family == .ipv6 ? zone ?? "" : ""
     }
 
     public enum ParseError: Error, Equatable {

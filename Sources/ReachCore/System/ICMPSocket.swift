@@ -53,9 +53,12 @@ public final class ICMPSocket: PingTransport {
     private let interruption: (read: Int32, write: Int32)
     private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
     private var control = [UInt8](repeating: 0, count: 512)
-    /// The sender of the last datagram. A flood's replies all come from one address: it is
-    /// reused rather than built again (an array allocated) for every datagram.
-    private var lastSender: IPAddress?
+    /// The sender of the last datagram, and its sockaddr as recvmsg gave it (zeroed, no
+    /// family, before the first). A flood's replies all come from one address: it is reused
+    /// rather than built again (an array allocated) per datagram, and recognised by comparing
+    /// plain sockaddrs (passing an IPAddress around copies it through value witnesses).
+    private var lastSender: IPAddress
+    private var lastSenderName = sockaddr_storage()
     private var waits = 0
     private var optimistic = true
     private var streak = 0
@@ -64,6 +67,7 @@ public final class ICMPSocket: PingTransport {
     /// the options that need it, then lowered; the caller drops capabilities after.
     public init(family: AddressFamily, options: ICMPSocketOptions = ICMPSocketOptions()) throws {
         self.family = family
+        lastSender = IPAddress(family: family, bytes: [UInt8](repeating: 0, count: family.addressLength))!
         let proto = family == .ipv4 ? Int32(IPPROTO_ICMP) : Int32(IPPROTO_ICMPV6)
         var opened: (Int32, ICMPSocketKind)
         do {
@@ -242,14 +246,19 @@ public final class ICMPSocket: PingTransport {
         }
     }
 
-    /// What recvmsg gave; `length` < 0 when nothing was queued. (Not an Optional: on the
-    /// per-echo path an Optional of this struct is destroyed through generic value witnesses.)
+    /// What recvmsg gave, as plain values; `length` < 0 when nothing was queued. Nothing
+    /// in it holds a reference: an IPAddress? or QueuedError? field here made each copy and
+    /// destruction, per echo, a call through generic value witnesses. (Not an Optional
+    /// itself for the same reason.)
     private struct Received {
-        var length: Int
-        var from: IPAddress? = nil
+        var length = -1
+        var name = sockaddr_storage()
         var ttl: Int? = nil
         var timestamp: Int64? = nil
-        var extendedError: QueuedError? = nil
+        /// IP_RECVERR / IPV6_RECVERR, and the offender's address that follows it (SO_EE_OFFENDER).
+        var extendedError: sock_extended_err? = nil
+        var offender = sockaddr_storage()
+        var offenderLength = 0
     }
 
     /// Receives one datagram and hands it to `deliver`; false when none was queued.
@@ -257,13 +266,13 @@ public final class ICMPSocket: PingTransport {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
         let now = System.monotonicNanoseconds
-        guard let from = received.from else { return true }
+        guard takeSender(received.name) else { return true }
         // The datagram borrows the buffer (no copy per echo); it is done with before the next
         // recvmsg writes there, or copy-on-write gives it its own bytes.
         deliver(
             .datagram(
                 ReceivedDatagram(
-                    bytes: buffer[0..<received.length], from: from, ttl: received.ttl,
+                    bytes: buffer[0..<received.length], from: lastSender, ttl: received.ttl,
                     kernelTimestamp: received.timestamp, monotonicTime: now,
                     includesIPHeader: kind == .raw && family == .ipv4)))
         return true
@@ -272,17 +281,26 @@ public final class ICMPSocket: PingTransport {
     private func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
         for _ in 0..<64 {
             guard let received = try? receive(flags: Int32(creach_msg_errqueue | creach_msg_dontwait)),
-                received.length >= 0, var queued = received.extendedError
+                received.length >= 0, let error = received.extendedError
             else { break }
-            queued.originalPacket = Array(buffer[0..<received.length])
-            deliver(.queuedError(queued))
+            let origin = Int32(error.ee_origin)
+            let isICMP = origin == Int32(creach_so_ee_origin_icmp) || origin == Int32(creach_so_ee_origin_icmp6)
+            deliver(
+                .queuedError(
+                    QueuedError(
+                        origin: isICMP ? .icmp : .local, errno: Errno(rawValue: Int32(error.ee_errno)),
+                        type: error.ee_type, code: error.ee_code, info: error.ee_info,
+                        offender: withUnsafeBytes(of: received.offender) {
+                            SocketAddress.address(at: $0.baseAddress!, length: received.offenderLength)
+                        },
+                        originalPacket: Array(buffer[0..<received.length]))))
         }
     }
 
     /// recvmsg with the control messages ping uses; a negative length when nothing is queued.
     private func receive(flags: Int32) throws -> Received {
+        var result = Received()
         var name = sockaddr_storage()
-        var result = Received(length: -1)
         let capacity = buffer.count
         try buffer.withUnsafeMutableBytes { data in
             try control.withUnsafeMutableBytes { controlBytes in
@@ -308,21 +326,23 @@ public final class ICMPSocket: PingTransport {
                             if flags & Int32(creach_msg_errqueue) == 0 { return }
                             throw SystemCallError("recvmsg", failure)
                         }
-                        var received = Received(length: min(length, capacity), from: sender(namePointer.pointee))
-                        Self.readControl(&message, into: &received)
-                        result = received
+                        result.length = min(length, capacity)
+                        Self.readControl(&message, into: &result)
                     }
                 }
             }
         }
+        result.name = name
         return result
     }
 
-    private func sender(_ storage: sockaddr_storage) -> IPAddress? {
-        if let last = lastSender, SocketAddress.storage(storage, holds: last) { return last }
-        let sender = SocketAddress.address(of: storage)
+    /// Makes `lastSender` the address in `name`; false when it holds no IP address.
+    private func takeSender(_ name: sockaddr_storage) -> Bool {
+        if SocketAddress.sameAddress(name, lastSenderName) { return true }
+        guard let sender = SocketAddress.address(of: name) else { return false }
         lastSender = sender
-        return sender
+        lastSenderName = name
+        return true
     }
 
     private static func readControl(_ message: inout msghdr, into received: inout Received) {
@@ -344,19 +364,13 @@ public final class ICMPSocket: PingTransport {
                 || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_recverr)),
                 dataLength >= MemoryLayout<sock_extended_err>.size
             {
-                let error = data.loadUnaligned(as: sock_extended_err.self)
-                let offender =
-                    dataLength >= MemoryLayout<sock_extended_err>.size + MemoryLayout<sockaddr_in>.size
-                    ? SocketAddress.address(
-                        at: data + MemoryLayout<sock_extended_err>.size,
-                        length: dataLength - MemoryLayout<sock_extended_err>.size)
-                    : nil
-                let origin = Int32(error.ee_origin)
-                let isICMP = origin == Int32(creach_so_ee_origin_icmp) || origin == Int32(creach_so_ee_origin_icmp6)
-                received.extendedError = QueuedError(
-                    origin: isICMP ? .icmp : .local, errno: Errno(rawValue: Int32(error.ee_errno)),
-                    type: error.ee_type, code: error.ee_code, info: error.ee_info,
-                    offender: offender, originalPacket: [])
+                received.extendedError = data.loadUnaligned(as: sock_extended_err.self)
+                let offenderLength = min(dataLength - MemoryLayout<sock_extended_err>.size, MemoryLayout<sockaddr_storage>.size)
+                if offenderLength >= MemoryLayout<sockaddr_in>.size {
+                    let offender = UnsafeRawBufferPointer(start: data + MemoryLayout<sock_extended_err>.size, count: offenderLength)
+                    withUnsafeMutableBytes(of: &received.offender) { $0.copyMemory(from: offender) }
+                    received.offenderLength = offenderLength
+                }
             }
             header = creach_cmsg_nxthdr(&message, current)
         }
@@ -392,23 +406,26 @@ enum SocketAddress {
         }
     }
 
-    /// Whether `storage` holds `address` (family, bytes, and the IPv6 scope).
-    static func storage(_ storage: sockaddr_storage, holds address: IPAddress) -> Bool {
-        withUnsafeBytes(of: storage) { raw in
-            let family = Int32(raw.loadUnaligned(as: sa_family_t.self))
-            let offset: Int
-            switch address.family {
-            case .ipv4:
-                guard family == AF_INET else { return false }
-                offset = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
-            case .ipv6:
-                guard family == AF_INET6,
-                    raw.loadUnaligned(fromByteOffset: MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_scope_id)!, as: UInt32.self)
-                        == address.scopeID
-                else { return false }
-                offset = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
+    /// Whether two sockaddrs name the same IP address: family, address bytes, and the IPv6
+    /// scope (ports and flow labels aside).
+    static func sameAddress(_ lhs: sockaddr_storage, _ rhs: sockaddr_storage) -> Bool {
+        guard lhs.ss_family == rhs.ss_family else { return false }
+        let range: Range<Int>
+        switch Int32(lhs.ss_family) {
+        case AF_INET:
+            let start = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
+            range = start..<start + MemoryLayout<in_addr>.size
+        case AF_INET6:
+            let start = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
+            // sin6_addr, then sin6_scope_id right after it.
+            range = start..<MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_scope_id)! + MemoryLayout<UInt32>.size
+        default:
+            return false
+        }
+        return withUnsafeBytes(of: lhs) { left in
+            withUnsafeBytes(of: rhs) { right in
+                memcmp(left.baseAddress! + range.lowerBound, right.baseAddress! + range.lowerBound, range.count) == 0
             }
-            return address.bytes.withUnsafeBytes { memcmp(raw.baseAddress! + offset, $0.baseAddress!, $0.count) == 0 }
         }
     }
 
