@@ -159,10 +159,12 @@ struct PingCommand: ParsableCommand, ReachRunnable {
                     }
                 } else {
                     if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
-                    let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
-                    if !text.isEmpty {
-                        out.write(text)
-                        wrote = true
+                    if renderer.readsEveryEvent {
+                        let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
+                        if !text.isEmpty {
+                            out.write(text)
+                            wrote = true
+                        }
                     }
                 }
                 // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C

@@ -141,6 +141,27 @@ final class ICMPCodecTests: XCTestCase {
         XCTAssertNil(message.checksumValid, "ICMPv6 checksums need the pseudo-header; the kernel checks them")
     }
 
+    func testChecksumFromTheHeaderWhenTheDataIsKnown() throws {
+        // An odd data length: the last byte counts as a high byte, in the data's sum as in the whole.
+        let data = ICMPCodec.standardPayload(size: 57)
+        let dataSum = ICMPCodec.wordSum(data[...])
+        var reply = v4.echoRequest(identifier: 0x0102, sequence: 3, payload: data)
+        reply[0] = 0 // an echo reply, its checksum filled in again
+        reply[2] = 0
+        reply[3] = 0
+        let sum = ICMPCodec.checksum(reply[...])
+        reply[2] = UInt8(sum >> 8)
+        reply[3] = UInt8(sum & 0xff)
+        let echo = try XCTUnwrap(v4.echo(in: reply[...], includesIPHeader: false))
+        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...]), true)
+        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...], dataWordSum: dataSum), true)
+        reply[5] ^= 0x10 // the identifier changed on the way
+        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...]), false)
+        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...], dataWordSum: dataSum), false)
+        let echo6 = try XCTUnwrap(v6.echo(in: hex("8100 0000 beef 0102 aabb")[...], includesIPHeader: false))
+        XCTAssertNil(v6.checksumValid(of: echo6, in: hex("8100 0000 beef 0102 aabb")[...], dataWordSum: 0))
+    }
+
     func testCorruptedReplyIsFlagged() throws {
         var bytes = hex("0000 e1ba 1234 0001 0001020304050607")
         bytes[10] ^= 0xff

@@ -172,6 +172,25 @@ final class PingEngineTests: XCTestCase {
         }
         let (events, _) = try run(PingConfiguration(count: 3, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
         XCTAssertEqual(replies(events).map(\.wrongData), [false, true, true])
+        XCTAssertEqual(replies(events).map(\.corrupted), [false, false, false], "their checksums were made for that data")
+    }
+
+    func testABadChecksumIsCorruptedWhateverTheData() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(kind: .raw, clock: clock)
+        // Probe 1: intact data, a header byte changed after the checksum; probe 2: a data byte.
+        transport.answer = { [self] sequence, packet, _ in
+            guard case .datagram(var datagram) = reply(to: packet) else { return [] }
+            var bytes = Array(datagram.bytes)
+            bytes[sequence == 1 ? 1 : 30] ^= 0x40
+            datagram.bytes = bytes[...]
+            return [(ms, .datagram(datagram))]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        XCTAssertEqual(replies(events).map(\.corrupted), [true, true])
+        XCTAssertEqual(replies(events).map(\.wrongData), [false, true])
+        XCTAssertEqual(engine.statistics.corrupted, 2)
+        XCTAssertEqual(engine.statistics.received, 0)
     }
 
     func testAProbePacketKeptStaysAsSent() {

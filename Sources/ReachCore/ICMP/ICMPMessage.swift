@@ -109,6 +109,20 @@ public struct ICMPCodec: Sendable {
     /// The Internet checksum (RFC 1071) of `bytes`; over a message whose checksum field
     /// is filled in, it is 0 when the message is intact.
     public static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt16 {
+        checksum(wordSum: wordSum(bytes))
+    }
+
+    /// The checksum from a sum of 16-bit words, carries folded in. Sums of the parts of a
+    /// message add up, when each part but the last has an even length.
+    public static func checksum(wordSum: UInt32) -> UInt16 {
+        var sum = wordSum
+        while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
+        return ~UInt16(truncatingIfNeeded: sum)
+    }
+
+    /// The sum of `bytes` as big-endian 16-bit words, a last odd byte as a high byte. It does
+    /// not overflow for an IP datagram: 32,768 × 65,535 < 2^32.
+    public static func wordSum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
         // Iterating the slice (no per-byte bounds checks) keeps a flood's per-echo cost low.
         var sum: UInt32 = 0
         var high = true
@@ -116,19 +130,17 @@ public struct ICMPCodec: Sendable {
             sum &+= high ? UInt32(byte) << 8 : UInt32(byte)
             high.toggle()
         }
-        while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
-        return ~UInt16(truncatingIfNeeded: sum)
+        return sum
     }
 
-    /// An echo request or reply read in place: its header fields, what `parse` says of its
-    /// checksum, length and IPv4 TTL, and where its data starts.
+    /// An echo request or reply read in place: its header fields, its length and IPv4 TTL
+    /// as `parse` gives them, and where its data starts.
     public struct Echo: Equatable, Sendable {
         public var type: ICMPType
         public var code: UInt8
         public var checksum: UInt16
         public var identifier: UInt16
         public var sequence: UInt16
-        public var checksumValid: Bool?
         /// ICMP bytes (header and data).
         public var length: Int
         public var ipTTL: UInt8?
@@ -154,8 +166,23 @@ public struct ICMPCodec: Sendable {
         func word(at offset: Int) -> UInt16 { UInt16(datagram[start + offset]) << 8 | UInt16(datagram[start + offset + 1]) }
         return Echo(
             type: type, code: datagram[start + 1], checksum: word(at: 2), identifier: word(at: 4), sequence: word(at: 6),
-            checksumValid: isIPv4 ? Self.checksum(datagram[start...]) == 0 : nil, length: datagram.endIndex - start,
-            ipTTL: ttl, dataStart: start + Self.headerLength)
+            length: datagram.endIndex - start, ipTTL: ttl, dataStart: start + Self.headerLength)
+    }
+
+    /// Whether the checksum of `echo`, read from `datagram`, verifies; nil for ICMPv6 (it
+    /// needs the pseudo-header, and the kernel verifies it before delivery). `dataWordSum`:
+    /// the `wordSum` of the echo's data when the caller knows it (the data is what it sent,
+    /// summed once), so that only the 8-byte header is summed, per reply in a flood.
+    public func checksumValid(of echo: Echo, in datagram: ArraySlice<UInt8>, dataWordSum: UInt32? = nil) -> Bool? {
+        isIPv4 ? Self.checksumVerifies(echo, in: datagram, dataWordSum: dataWordSum) : nil
+    }
+
+    /// `checksumValid` for an IPv4 echo, static: the engine calls it per reply without
+    /// copying the codec (its family existential is copied through value witnesses).
+    public static func checksumVerifies(_ echo: Echo, in datagram: ArraySlice<UInt8>, dataWordSum: UInt32?) -> Bool {
+        let start = echo.dataStart - headerLength
+        guard let dataWordSum else { return checksum(datagram[start...]) == 0 }
+        return checksum(wordSum: wordSum(datagram[start..<echo.dataStart]) &+ dataWordSum) == 0
     }
 
     /// Parses what a socket delivered. `includesIPHeader`: the datagram starts with an
@@ -172,7 +199,7 @@ public struct ICMPCodec: Sendable {
             return ICMPMessage(
                 type: echo.type, code: echo.code, checksum: echo.checksum,
                 body: .echo(identifier: echo.identifier, sequence: echo.sequence, payload: datagram[echo.dataStart...]),
-                ipTTL: echo.ipTTL, ipSource: nil, checksumValid: echo.checksumValid, length: echo.length)
+                ipTTL: echo.ipTTL, ipSource: nil, checksumValid: checksumValid(of: echo, in: datagram), length: echo.length)
         }
         var start = datagram.startIndex
         var ttl: UInt8?

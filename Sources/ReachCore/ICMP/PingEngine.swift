@@ -105,6 +105,9 @@ public struct PingEngine: Sendable {
     public private(set) var lastSendTime: Int64?
     public private(set) var isFinished = false
     private let payload: [UInt8]
+    /// `ICMPCodec.wordSum` of the payload: a reply that carries it back intact has its
+    /// checksum verified from its header alone.
+    private let payloadWordSum: UInt32
     /// The echo request on the wire, patched in place per probe (sequence and checksum):
     /// no rebuild, no full checksum, and no new array once the last probe's packet is gone.
     private var outgoing: [UInt8]
@@ -135,6 +138,7 @@ public struct PingEngine: Sendable {
         self.configuration = configuration
         codec = ICMPCodec(family: icmpFamily(for: target.family))
         payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        payloadWordSum = ICMPCodec.wordSum(payload[...])
         outgoing = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
         templateChecksum = UInt16(outgoing[2]) << 8 | UInt16(outgoing[3])
     }
@@ -200,6 +204,8 @@ public struct PingEngine: Sendable {
 
     /// The probe left. `realtime` is CLOCK_REALTIME read just before sendto (the clock of
     /// SO_TIMESTAMPNS), `monotonic` the same instant on CLOCK_MONOTONIC.
+    /// Inlined: where the caller sees the event is `.sent`, it has nothing to destroy.
+    @inline(__always)
     public mutating func didSend(_ probe: ProbePacket, realtime: Int64, monotonic: Int64) -> PingEvent {
         let number = take(probe, monotonic: monotonic)
         probes.insert(Probe(sentRealtime: realtime, sentMonotonic: monotonic, state: .waiting), number: number)
@@ -274,7 +280,11 @@ public struct PingEngine: Sendable {
 
     private mutating func reply(number: Int, probe: Probe, echo: ICMPCodec.Echo, datagram: ReceivedDatagram) -> PingEvent {
         let rtt = roundTrip(probe, datagram)
-        let corrupted = echo.checksumValid == false
+        let dataIntact = System.bytesEqual(datagram.bytes[echo.dataStart...], payload)
+        // ICMPv6 checksums need the pseudo-header: the kernel verified them.
+        let corrupted =
+            target.family == .ipv4
+            && !ICMPCodec.checksumVerifies(echo, in: datagram.bytes, dataWordSum: dataIntact ? payloadWordSum : nil)
         let duplicate = !corrupted && probe.state == .answered
         let late = probe.state == .timedOut
         // iputils times every reply with a good checksum, duplicates included.
@@ -294,7 +304,7 @@ public struct PingEngine: Sendable {
                 sequence: echo.sequence, from: datagram.from, ttl: ttl, bytes: echo.length,
                 roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
                 differentAddress: datagram.from.bytes != target.bytes,
-                wrongData: !System.bytesEqual(datagram.bytes[echo.dataStart...], payload)))
+                wrongData: !dataIntact))
     }
 
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in

@@ -45,13 +45,18 @@ public struct PingLoop {
     /// Runs until the engine finishes; an interruption ends the run with its statistics,
     /// as iputils does on SIGINT. `engine` holds the statistics afterwards.
     public mutating func run(_ handle: (PingEvent) -> Void) throws {
+        // Held in locals for the whole run: read from `self` (inout) in the loop, each was
+        // retained and released per echo.
+        let clock = self.clock
+        let transport = self.transport
+        let target = engine.target
         while !engine.isFinished {
             let now = clock.monotonicNanoseconds
             for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
             // After a send, straight to waiting: the reply is what comes next (a probe due at
             // once makes the wait return at once).
-            if var probe = engine.nextProbe(now: now) { try send(&probe, handle) }
+            if let probe = engine.nextProbe(now: now) { try send(probe, to: target, through: transport, clock: clock, handle) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
             try transport.wait(until: engine.nextWakeTime()) { input in
                 switch input {
@@ -66,20 +71,22 @@ public struct PingLoop {
         }
     }
 
-    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent) -> Void) throws {
+    private mutating func send(
+        _ probe: PingEngine.ProbePacket, to target: IPAddress, through transport: PingTransport, clock: PingClock,
+        _ handle: (PingEvent) -> Void
+    ) throws {
         var realtime: Int64 = 0
         var monotonic: Int64 = 0
-        let clock = self.clock
-        let failure = try transport.send(probe.bytes, to: engine.target) {
+        let failure = try transport.send(probe.bytes, to: target) {
             monotonic = clock.monotonicNanoseconds
             realtime = clock.realtimeNanoseconds
         }
-        let event: PingEvent
+        // One call per case: `didSend`, inlined, hands over a `.sent` known as such, with
+        // nothing to destroy after.
         if let failure {
-            event = engine.didFailToSend(probe, error: failure, monotonic: monotonic)
+            handle(engine.didFailToSend(probe, error: failure, monotonic: monotonic))
         } else {
-            event = engine.didSend(probe, realtime: realtime, monotonic: monotonic)
+            handle(engine.didSend(probe, realtime: realtime, monotonic: monotonic))
         }
-        handle(event)
     }
 }

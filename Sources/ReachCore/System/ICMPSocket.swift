@@ -59,6 +59,8 @@ public final class ICMPSocket: PingTransport {
     /// plain sockaddrs (passing an IPAddress around copies it through value witnesses).
     private var lastSender: IPAddress
     private var lastSenderName = sockaddr_storage()
+    /// Where recvmsg writes the sender of each datagram (kept here, not copied per datagram).
+    private var receivedName = sockaddr_storage()
     private var waits = 0
     private var optimistic = true
     private var streak = 0
@@ -182,18 +184,17 @@ public final class ICMPSocket: PingTransport {
     // MARK: - PingTransport
 
     public func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
-        let failure: Errno? = SocketAddress.with(target) { pointer, length in
-            packet.withUnsafeBytes { bytes in
-                while true {
-                    beforeSend()
-                    if sendto(fileDescriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length) >= 0 {
-                        return nil
-                    }
-                    let failure = Errno.current
-                    if failure != .interrupted { return failure }
-                }
+        // `beforeSend` runs outside the buffer accesses: an opaque call inside them made the
+        // packet and the socket be retained and released around it, per probe.
+        let descriptor = fileDescriptor
+        var failure: Errno?
+        repeat {
+            beforeSend()
+            let sent = SocketAddress.with(target) { pointer, length in
+                packet.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), pointer, length) }
             }
-        }
+            failure = sent >= 0 ? nil : Errno.current
+        } while failure == .interrupted
         guard let failure else { return nil }
         if Self.sendVerdicts.contains(failure.rawValue) { return failure }
         throw SystemCallError("sendto", failure)
@@ -214,22 +215,27 @@ public final class ICMPSocket: PingTransport {
         _ = write(interruption.write, &byte, 1)
     }
 
+    /// Hits in a row before one ppoll that looks at the interruption pipe: 1,024 echoes of a
+    /// loopback flood take under 10 ms, so Ctrl-C is seen that late at most, and a flood of
+    /// 10,000 makes 10 ppoll calls instead of 300 (iputils makes none).
+    static let hitsBeforePoll = 1024
+
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.
     public var interruptionDescriptor: Int32 { interruption.write }
 
     public func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
         // On loopback (and in a flood) the reply is often queued by the time sendto returns:
         // try recvmsg first and skip ppoll, as iputils gets by with sendto + recvmsg per echo.
-        // After a miss, try again only every 16th wait; after 32 hits in a row, poll once
-        // so an interruption (Ctrl-C, stop) is seen.
+        // After a miss, try again only every 16th wait; after `hitsBeforePoll` hits in a row,
+        // poll once so an interruption (Ctrl-C, stop) is seen.
         waits &+= 1
         if optimistic || waits % 16 == 0 {
-            if streak < 32, try receiveDatagram(deliver) {
+            if streak < Self.hitsBeforePoll, try receiveDatagram(deliver) {
                 streak += 1
                 optimistic = true
                 return
             }
-            if streak < 32 { optimistic = false }
+            if streak < Self.hitsBeforePoll { optimistic = false }
             streak = 0
         }
         let ready = try System.poll(
@@ -252,13 +258,12 @@ public final class ICMPSocket: PingTransport {
     /// itself for the same reason.)
     private struct Received {
         var length = -1
-        var name = sockaddr_storage()
         var ttl: Int? = nil
         var timestamp: Int64? = nil
-        /// IP_RECVERR / IPV6_RECVERR, and the offender's address that follows it (SO_EE_OFFENDER).
+        /// IP_RECVERR / IPV6_RECVERR, and where in `control` the offender's address that
+        /// follows it lies (SO_EE_OFFENDER).
         var extendedError: sock_extended_err? = nil
-        var offender = sockaddr_storage()
-        var offenderLength = 0
+        var offender: Range<Int>? = nil
     }
 
     /// Receives one datagram and hands it to `deliver`; false when none was queued.
@@ -266,7 +271,7 @@ public final class ICMPSocket: PingTransport {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
         let now = System.monotonicNanoseconds
-        guard takeSender(received.name) else { return true }
+        guard takeSender() else { return true }
         // The datagram borrows the buffer (no copy per echo); it is done with before the next
         // recvmsg writes there, or copy-on-write gives it its own bytes.
         deliver(
@@ -290,8 +295,8 @@ public final class ICMPSocket: PingTransport {
                     QueuedError(
                         origin: isICMP ? .icmp : .local, errno: Errno(rawValue: Int32(error.ee_errno)),
                         type: error.ee_type, code: error.ee_code, info: error.ee_info,
-                        offender: withUnsafeBytes(of: received.offender) {
-                            SocketAddress.address(at: $0.baseAddress!, length: received.offenderLength)
+                        offender: received.offender.flatMap { range in
+                            control.withUnsafeBytes { SocketAddress.address(at: $0.baseAddress! + range.lowerBound, length: range.count) }
                         },
                         originalPacket: Array(buffer[0..<received.length]))))
         }
@@ -300,11 +305,10 @@ public final class ICMPSocket: PingTransport {
     /// recvmsg with the control messages ping uses; a negative length when nothing is queued.
     private func receive(flags: Int32) throws -> Received {
         var result = Received()
-        var name = sockaddr_storage()
         let capacity = buffer.count
         try buffer.withUnsafeMutableBytes { data in
             try control.withUnsafeMutableBytes { controlBytes in
-                try withUnsafeMutablePointer(to: &name) { namePointer in
+                try withUnsafeMutablePointer(to: &receivedName) { namePointer in
                     var vector = iovec(iov_base: data.baseAddress, iov_len: capacity)
                     try withUnsafeMutablePointer(to: &vector) { vectorPointer in
                         var message = msghdr()
@@ -327,25 +331,24 @@ public final class ICMPSocket: PingTransport {
                             throw SystemCallError("recvmsg", failure)
                         }
                         result.length = min(length, capacity)
-                        Self.readControl(&message, into: &result)
+                        Self.readControl(&message, control: controlBytes, into: &result)
                     }
                 }
             }
         }
-        result.name = name
         return result
     }
 
-    /// Makes `lastSender` the address in `name`; false when it holds no IP address.
-    private func takeSender(_ name: sockaddr_storage) -> Bool {
-        if SocketAddress.sameAddress(name, lastSenderName) { return true }
-        guard let sender = SocketAddress.address(of: name) else { return false }
+    /// Makes `lastSender` the address in `receivedName`; false when it holds no IP address.
+    private func takeSender() -> Bool {
+        if SocketAddress.sameAddress(receivedName, lastSenderName) { return true }
+        guard let sender = SocketAddress.address(of: receivedName) else { return false }
         lastSender = sender
-        lastSenderName = name
+        lastSenderName = receivedName
         return true
     }
 
-    private static func readControl(_ message: inout msghdr, into received: inout Received) {
+    private static func readControl(_ message: inout msghdr, control: UnsafeMutableRawBufferPointer, into received: inout Received) {
         var header = creach_cmsg_firsthdr(&message)
         while let current = header {
             let level = current.pointee.cmsg_level
@@ -365,11 +368,10 @@ public final class ICMPSocket: PingTransport {
                 dataLength >= MemoryLayout<sock_extended_err>.size
             {
                 received.extendedError = data.loadUnaligned(as: sock_extended_err.self)
-                let offenderLength = min(dataLength - MemoryLayout<sock_extended_err>.size, MemoryLayout<sockaddr_storage>.size)
+                let offenderLength = dataLength - MemoryLayout<sock_extended_err>.size
                 if offenderLength >= MemoryLayout<sockaddr_in>.size {
-                    let offender = UnsafeRawBufferPointer(start: data + MemoryLayout<sock_extended_err>.size, count: offenderLength)
-                    withUnsafeMutableBytes(of: &received.offender) { $0.copyMemory(from: offender) }
-                    received.offenderLength = offenderLength
+                    let start = data + MemoryLayout<sock_extended_err>.size - UnsafeRawPointer(control.baseAddress!)
+                    received.offender = start..<start + offenderLength
                 }
             }
             header = creach_cmsg_nxthdr(&message, current)
