@@ -158,7 +158,9 @@ struct PingCommand: ParsableCommand, ReachRunnable {
                         wrote = true
                     }
                 } else {
-                    if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
+                    if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
+                        OutputChannel.standardError.write(line)
+                    }
                     if renderer.readsEveryEvent {
                         let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
                         if !text.isEmpty {

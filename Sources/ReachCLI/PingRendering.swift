@@ -106,6 +106,15 @@ final class PingRenderer {
         answered[Int(sequence >> 6)] & (1 << UInt64(sequence & 63)) != 0
     }
 
+    /// Whether `diagnostic` has a line for the event: asked first, per event, as a flood's
+    /// replies and probes never have one.
+    static func hasDiagnostic(_ event: PingEvent) -> Bool {
+        switch event {
+        case .sendFailed, .localError, .failed: true
+        default: false
+        }
+    }
+
     /// Lines iputils writes to stderr (sendmsg refusals, local errors).
     func diagnostic(_ event: PingEvent) -> String? {
         switch event {

@@ -32,6 +32,23 @@ final class PingRendererTests: XCTestCase {
             renderer(size: 100).header(source: (router, "")), "PING 198.18.0.2 (198.18.0.2) from 198.18.0.1 : 100(128) bytes of data.\n")
     }
 
+    func testDiagnosticsAreTheEventsThatSaySoAhead() {
+        // The run's closure asks hasDiagnostic before building a line: the two must agree.
+        let events: [PingEvent] = [
+            .started(PingStart(address: target, identifier: 1, socketKind: .raw)), .failed("no socket"),
+            .sent(sequence: 1, bytes: 64), .sendFailed(sequence: 2, error: Errno(rawValue: EPERM)), reply(3, micro: 5),
+            .timedOut(sequence: 4),
+            .icmpError(PingICMPError(sequence: 5, from: router, type: ICMPType(3), code: 1, info: 0, text: "Destination Host Unreachable")),
+            .localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400),
+            .unexpected(UnexpectedPacket(from: router, reason: "not ours")), .finished(PingStatistics()),
+        ]
+        for event in events {
+            XCTAssertEqual(PingRenderer.hasDiagnostic(event), renderer().diagnostic(event) != nil, "\(event)")
+        }
+        XCTAssertEqual(renderer().diagnostic(.localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400)),
+            "reach: local error: message too long, mtu=1400\n")
+    }
+
     func testReplyErrorAndDuplicateLines() {
         let text = renderer()
         XCTAssertEqual(text.text(reply(1, micro: 401), realtime: 0), "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.401 ms\n")

@@ -156,8 +156,9 @@ final class ICMPCodecTests: XCTestCase {
         XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...]), true)
         XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...], dataWordSum: dataSum), true)
         reply[5] ^= 0x10 // the identifier changed on the way
-        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...]), false)
-        XCTAssertEqual(v4.checksumValid(of: echo, in: reply[...], dataWordSum: dataSum), false)
+        let changed = try XCTUnwrap(v4.echo(in: reply[...], includesIPHeader: false))
+        XCTAssertEqual(v4.checksumValid(of: changed, in: reply[...]), false)
+        XCTAssertEqual(v4.checksumValid(of: changed, in: reply[...], dataWordSum: dataSum), false)
         let echo6 = try XCTUnwrap(v6.echo(in: hex("8100 0000 beef 0102 aabb")[...], includesIPHeader: false))
         XCTAssertNil(v6.checksumValid(of: echo6, in: hex("8100 0000 beef 0102 aabb")[...], dataWordSum: 0))
     }

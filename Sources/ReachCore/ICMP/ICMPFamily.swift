@@ -182,6 +182,13 @@ enum IPv4Header {
         return length
     }
 
+    /// `headerLength` where a bad header is just nil: the echo path reads one per reply.
+    static func validHeaderLength(_ bytes: ArraySlice<UInt8>) -> Int? {
+        guard let first = bytes.first, first >> 4 == 4 else { return nil }
+        let length = Int(first & 0x0f) * 4
+        return length >= 20 && length <= bytes.count ? length : nil
+    }
+
     static func ttl(_ bytes: ArraySlice<UInt8>) -> UInt8? { bytes.count > 8 ? bytes[bytes.startIndex + 8] : nil }
 
     static func source(_ bytes: ArraySlice<UInt8>) -> IPAddress? {

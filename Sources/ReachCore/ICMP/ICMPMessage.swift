@@ -156,7 +156,7 @@ public struct ICMPCodec: Sendable {
         var start = datagram.startIndex
         var ttl: UInt8?
         if includesIPHeader {
-            guard let length = try? IPv4Header.headerLength(datagram) else { return nil }
+            guard let length = IPv4Header.validHeaderLength(datagram) else { return nil }
             start += length
             ttl = IPv4Header.ttl(datagram)
         }
@@ -172,7 +172,8 @@ public struct ICMPCodec: Sendable {
     /// Whether the checksum of `echo`, read from `datagram`, verifies; nil for ICMPv6 (it
     /// needs the pseudo-header, and the kernel verifies it before delivery). `dataWordSum`:
     /// the `wordSum` of the echo's data when the caller knows it (the data is what it sent,
-    /// summed once), so that only the 8-byte header is summed, per reply in a flood.
+    /// summed once), so that only the header fields `echo` holds are added, per reply in a
+    /// flood.
     public func checksumValid(of echo: Echo, in datagram: ArraySlice<UInt8>, dataWordSum: UInt32? = nil) -> Bool? {
         isIPv4 ? Self.checksumVerifies(echo, in: datagram, dataWordSum: dataWordSum) : nil
     }
@@ -180,9 +181,11 @@ public struct ICMPCodec: Sendable {
     /// `checksumValid` for an IPv4 echo, static: the engine calls it per reply without
     /// copying the codec (its family existential is copied through value witnesses).
     public static func checksumVerifies(_ echo: Echo, in datagram: ArraySlice<UInt8>, dataWordSum: UInt32?) -> Bool {
-        let start = echo.dataStart - headerLength
-        guard let dataWordSum else { return checksum(datagram[start...]) == 0 }
-        return checksum(wordSum: wordSum(datagram[start..<echo.dataStart]) &+ dataWordSum) == 0
+        guard let dataWordSum else { return checksum(datagram[(echo.dataStart - headerLength)...]) == 0 }
+        // The header's four words: type and code, then the three fields read already.
+        let typeAndCode = UInt32(echo.type.rawValue) << 8 | UInt32(echo.code)
+        let header = typeAndCode &+ UInt32(echo.checksum) &+ UInt32(echo.identifier) &+ UInt32(echo.sequence)
+        return checksum(wordSum: header &+ dataWordSum) == 0
     }
 
     /// Parses what a socket delivered. `includesIPHeader`: the datagram starts with an

@@ -50,8 +50,13 @@ public struct PingLoop {
         let clock = self.clock
         let transport = self.transport
         let target = engine.target
+        // When a datagram was just read, its receipt time stands for now (a few microseconds
+        // old at most, and never ahead): a clock read per echo spared in a flood. Anything
+        // found due late for it is found at the next turn, on a fresh reading.
+        var receivedAt: Int64?
         while !engine.isFinished {
-            let now = clock.monotonicNanoseconds
+            let now = receivedAt ?? clock.monotonicNanoseconds
+            receivedAt = nil
             for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
             // After a send, straight to waiting: the reply is what comes next (a probe due at
@@ -61,6 +66,7 @@ public struct PingLoop {
             try transport.wait(until: engine.nextWakeTime()) { input in
                 switch input {
                 case .datagram(let datagram):
+                    receivedAt = datagram.monotonicTime
                     handle(engine.receive(datagram))
                 case .queuedError(let queued):
                     handle(engine.receive(queued))

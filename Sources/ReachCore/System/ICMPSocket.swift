@@ -415,8 +415,14 @@ enum SocketAddress {
         let range: Range<Int>
         switch Int32(lhs.ss_family) {
         case AF_INET:
-            let start = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
-            range = start..<start + MemoryLayout<in_addr>.size
+            // One 32-bit word, compared as such (a reply per echo in a flood).
+            return withUnsafeBytes(of: lhs) { left in
+                withUnsafeBytes(of: rhs) { right in
+                    let offset = MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!
+                    return left.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                        == right.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                }
+            }
         case AF_INET6:
             let start = MemoryLayout<sockaddr_in6>.offset(of: \sockaddr_in6.sin6_addr)!
             // sin6_addr, then sin6_scope_id right after it.
