@@ -22,6 +22,8 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
     /// The verdict of a reachability evaluation.
     static func of(_ report: ReachabilityReport) -> ExitStatus {
         if report.resolutionFailure != nil { return .nameNotResolved }
+        // With probes, only full connectivity is success: limited, portal and none are not.
+        if let connectivity = report.connectivity { return connectivity.state == .full ? .success : .notReachable }
         return report.isReachable ? .success : .notReachable
     }
 
