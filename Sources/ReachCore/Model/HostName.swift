@@ -26,10 +26,11 @@ public enum HostName {
             if scalar.value < 0x20 || scalar.value == 0x7f { throw .invalidCharacter("a control character") }
             if scalar == " " { throw .invalidCharacter("a space") }
         }
+        let body = name.hasSuffix(".") ? String(name.dropLast()) : name
+        // Before the IPv6 exemption: a literal with its zone is far shorter than 253.
+        if body.utf8.count > 253 { throw .tooLong(body.utf8.count) }
         // An IPv6 literal (with or without a zone) is not a DNS name: no label rules.
         if name.contains(":") { return }
-        let body = name.hasSuffix(".") ? String(name.dropLast()) : name
-        if body.utf8.count > 253 { throw .tooLong(body.utf8.count) }
         if body.isEmpty { throw .emptyLabel }
         for label in body.split(separator: ".", omittingEmptySubsequences: false) {
             if label.isEmpty { throw .emptyLabel }

@@ -41,6 +41,9 @@ public struct LinkClassifier: Sendable {
         // 1. The netlink kind.
         if let kind = link.kind {
             if kind == "bridge" { return .bridge }
+            // The kernel's WWAN framework (drivers/net/wwan: iosm, t7xx, mhi) names its links
+            // "wwan"; they are ARPHRD_NONE and point-to-point, which would otherwise read as a tunnel.
+            if kind == "wwan" { return .cellular }
             // tun and tap share the kind "tun"; a tap is an Ethernet-framed virtual link.
             if kind == "tun" { return link.hardwareType == .ether ? .virtual : .vpn }
             if Self.vpnKinds.contains(kind) { return .vpn }

@@ -85,7 +85,8 @@ public struct LinkFacts: Equatable, Sendable {
 public enum LinkMessage {
     public static let headerLength = 16 // struct ifinfomsg
 
-    /// RTEXT_FILTER_SKIP_STATS: leave the counters out of the reply (a smaller answer).
+    /// RTEXT_FILTER_SKIP_STATS: leaves out the per-VF counters of SR-IOV NICs. IFLA_STATS and
+    /// IFLA_STATS64 still come (captured: Tests/ReachCoreTests/Fixtures/CapturedReply.swift).
     static let skipStatistics: UInt32 = 1 << 3
 
     public static func requestPayload(index: UInt32) -> [UInt8] {

@@ -1,0 +1,150 @@
+import XCTest
+@testable import ReachCore
+
+final class ReachabilityEvaluatorTests: XCTestCase {
+    private let eth0 = LinkFacts(index: 2, name: "eth0", hardwareType: .ether,
+                                 flags: [.up, .running, .lowerUp], operState: .up, carrier: true)
+
+    private func route(_ family: AddressFamily) -> RouteLookupResult {
+        .route(RouteAnswer(family: family, type: .unicast, outputInterface: 2))
+    }
+
+    private func evaluator(_ kernel: FakeKernel, _ resolver: FakeResolver = FakeResolver([:])) -> ReachabilityEvaluator {
+        ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, classifier: LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))),
+                              resolver: resolver)
+    }
+
+    // MARK: host
+
+    func testResolvedHostIsReachableWhenAnyAddressIs() throws {
+        let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4)], links: [eth0])
+        let resolver = FakeResolver(["db.internal": .resolved([address("2001:db8::2"), address("198.18.0.2")])])
+        let report = try evaluator(kernel, resolver).evaluate(host: "db.internal", family: nil, timeoutMilliseconds: 5000)
+        XCTAssertEqual(report.subject, .host("db.internal"))
+        XCTAssertEqual(report.paths.map(\.destination), [address("2001:db8::2"), address("198.18.0.2")], "every address, in order")
+        XCTAssertEqual(report.paths.map(\.reason), [.noRoute, nil])
+        XCTAssertTrue(report.isReachable)
+        XCTAssertNil(report.reason)
+        XCTAssertEqual(kernel.lookedUp, [address("2001:db8::2"), address("198.18.0.2")])
+    }
+
+    func testResolvedHostWithNoReachableAddress() throws {
+        let kernel = FakeKernel(routes: [address("198.51.100.1"): .rejected(.hostUnreachable)])
+        let resolver = FakeResolver(["far.example": .resolved([address("198.51.100.1"), address("198.51.100.2")])])
+        let report = try evaluator(kernel, resolver).evaluate(host: "far.example", family: nil, timeoutMilliseconds: 5000)
+        XCTAssertFalse(report.isReachable)
+        XCTAssertEqual(report.reason, .unreachableRoute, "the first unreachable path's reason")
+    }
+
+    func testUnresolvedHostIsNeverReachable() throws {
+        let kernel = FakeKernel()
+        let resolver = FakeResolver(["nowhere.invalid": .notResolved("Name or service not known")])
+        let report = try evaluator(kernel, resolver).evaluate(host: "nowhere.invalid", family: nil, timeoutMilliseconds: 5000)
+        XCTAssertFalse(report.isReachable)
+        XCTAssertEqual(report.reason, .nameNotResolved)
+        XCTAssertEqual(report.resolutionFailure, "Name or service not known")
+        XCTAssertEqual(report.paths, [])
+        XCTAssertEqual(kernel.lookedUp, [], "nothing to look up")
+    }
+
+    func testResolverFailureIsThrown() {
+        let resolver = FakeResolver(["x.example": .failed(SystemCallError("getaddrinfo", Errno(rawValue: 12)))])
+        XCTAssertThrowsError(try evaluator(FakeKernel(), resolver).evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
+            XCTAssertEqual(error as? SystemCallError, SystemCallError("getaddrinfo", Errno(rawValue: 12)))
+        }
+    }
+
+    func testFamilyAndTimeoutReachTheResolver() throws {
+        let resolver = FakeResolver(["v6.example": .resolved([address("2001:db8::9")])])
+        _ = try evaluator(FakeKernel(), resolver).evaluate(host: "v6.example", family: .ipv6, timeoutMilliseconds: 1500)
+        XCTAssertEqual(resolver.requests.count, 1)
+        XCTAssertEqual(resolver.requests.first?.family, .ipv6)
+        XCTAssertEqual(resolver.requests.first?.timeout, 1500)
+    }
+
+    func testKernelFailureDuringHostEvaluationIsThrown() {
+        let kernel = FakeKernel(routes: [address("198.18.0.2"): .rejected(.noBufferSpace)])
+        let resolver = FakeResolver(["h.example": .resolved([address("198.18.0.2")])])
+        XCTAssertThrowsError(try evaluator(kernel, resolver).evaluate(host: "h.example", family: nil, timeoutMilliseconds: 1))
+    }
+
+    // MARK: address
+
+    func testAddress() throws {
+        let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4)], links: [eth0])
+        let report = try evaluator(kernel).evaluate(address: address("198.18.0.2"))
+        XCTAssertEqual(report.subject, .address(address("198.18.0.2")))
+        XCTAssertEqual(report.paths.count, 1)
+        XCTAssertTrue(report.isReachable)
+    }
+
+    // MARK: the internet, per family
+
+    private var v4Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv4]! }
+    private var v6Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv6]! }
+
+    func testInternetProbesAreGlobalUnicastNotTheZeroAddress() {
+        // Linux answers 0.0.0.0 as local (REFERENCE §2): the probe is a global address.
+        XCTAssertEqual(v4Probe, address("8.8.8.8"))
+        XCTAssertEqual(v6Probe, address("2001:4860:4860::8888"))
+    }
+
+    func testInternetEitherFamilyWillDo() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4)], links: [eth0]) // IPv6: no route
+        let report = try evaluator(kernel).evaluateInternet(families: [])
+        XCTAssertEqual(report.subject, .internet)
+        XCTAssertEqual(report.paths.map(\.family), [.ipv4, .ipv6])
+        XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
+        XCTAssertTrue(report.isReachable)
+        XCTAssertEqual(report.requiredFamilies, [])
+    }
+
+    func testInternetNeitherFamily() throws {
+        let report = try evaluator(FakeKernel()).evaluateInternet(families: [])
+        XCTAssertFalse(report.isReachable)
+        XCTAssertEqual(report.reason, .noRoute)
+    }
+
+    func testInternetOneFamilyOnly() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4)], links: [eth0])
+        let v6 = try evaluator(kernel).evaluateInternet(families: [.ipv6])
+        XCTAssertEqual(v6.paths.map(\.family), [.ipv6], "-6: IPv4 is not even evaluated")
+        XCTAssertFalse(v6.isReachable)
+        XCTAssertEqual(kernel.lookedUp, [v6Probe])
+        let v4 = try evaluator(kernel).evaluateInternet(families: [.ipv4])
+        XCTAssertEqual(v4.paths.map(\.family), [.ipv4])
+        XCTAssertTrue(v4.isReachable)
+    }
+
+    func testInternetBothFamiliesRequired() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4)], links: [eth0])
+        let both = try evaluator(kernel).evaluateInternet(families: [.ipv4, .ipv6])
+        XCTAssertEqual(both.requiredFamilies, [.ipv4, .ipv6])
+        XCTAssertFalse(both.isReachable, "-4 -6: IPv6 missing")
+        XCTAssertEqual(both.reason, .noRoute)
+
+        kernel.routes[v6Probe] = route(.ipv6)
+        XCTAssertTrue(try evaluator(kernel).evaluateInternet(families: [.ipv4, .ipv6]).isReachable)
+    }
+
+    // MARK: the report alone
+
+    func testReportWithoutPathsIsNotReachable() {
+        let report = ReachabilityReport(subject: .internet, paths: [])
+        XCTAssertFalse(report.isReachable)
+        XCTAssertEqual(report.reason, .noRoute)
+    }
+
+    func testRequiredFamilyWithoutAnyPathIsNotReachable() {
+        let path = PathReport(destination: address("198.18.0.2"), flags: [.reachable], reason: nil)
+        let report = ReachabilityReport(subject: .internet, paths: [path], requiredFamilies: [.ipv4, .ipv6])
+        XCTAssertFalse(report.isReachable)
+    }
+
+    func testResolutionFailureOutweighsPaths() {
+        let path = PathReport(destination: address("198.18.0.2"), flags: [.reachable], reason: nil)
+        let report = ReachabilityReport(subject: .host("h"), paths: [path], resolutionFailure: "timed out")
+        XCTAssertFalse(report.isReachable)
+        XCTAssertEqual(report.reason, .nameNotResolved)
+    }
+}

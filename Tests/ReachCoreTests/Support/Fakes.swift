@@ -1,0 +1,64 @@
+@testable import ReachCore
+
+/// A netlink transport that records what is sent and replays canned datagrams;
+/// it throws once they run out, so a client that reads too far fails instead of hanging.
+final class FakeNetlinkTransport: NetlinkTransport {
+    struct Exhausted: Error, Equatable {}
+
+    var sent: [[UInt8]] = []
+    var replies: [[UInt8]]
+    var sendError: Error?
+
+    init(replies: [[UInt8]] = []) { self.replies = replies }
+
+    func send(_ datagram: [UInt8]) throws {
+        if let sendError { throw sendError }
+        sent.append(datagram)
+    }
+
+    func receive() throws -> [UInt8] {
+        guard !replies.isEmpty else { throw Exhausted() }
+        return replies.removeFirst()
+    }
+}
+
+/// Kernel facts from tables: route answers by destination, links by index.
+final class FakeKernel: KernelRoutingFacts {
+    var routes: [IPAddress: RouteLookupResult]
+    var links: [UInt32: LinkFacts]
+    private(set) var lookedUp: [IPAddress] = []
+
+    init(routes: [IPAddress: RouteLookupResult] = [:], links: [LinkFacts] = []) {
+        self.routes = routes
+        self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.index, $0) })
+    }
+
+    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult {
+        lookedUp.append(destination)
+        return routes[destination] ?? .rejected(.networkUnreachable)
+    }
+
+    func link(index: UInt32) throws -> LinkFacts? { links[index] }
+}
+
+/// A resolver that answers from a table and records what it was asked.
+final class FakeResolver: HostResolving {
+    var outcomes: [String: ResolutionOutcome]
+    private(set) var requests: [(name: String, family: AddressFamily?, timeout: Int32)] = []
+
+    init(_ outcomes: [String: ResolutionOutcome]) { self.outcomes = outcomes }
+
+    func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
+        requests.append((name, family, timeoutMilliseconds))
+        return outcomes[name] ?? .notResolved("Name or service not known")
+    }
+}
+
+/// An address literal the tests write by hand; a typo is a test bug, reported as one.
+func address(_ text: String) -> IPAddress {
+    do {
+        return try IPAddress.parse(text)
+    } catch {
+        preconditionFailure("test address \(text) does not parse: \(error)")
+    }
+}

@@ -1,0 +1,40 @@
+import XCTest
+@testable import ReachCore
+
+final class TimeSpanTests: XCTestCase {
+    func testUnitsAndBareSeconds() throws {
+        let cases: [(String, Int64)] = [
+            ("5", 5000), ("1.5", 1500), ("0.25s", 250), ("1.5s", 1500), ("300ms", 300), ("2m", 120_000),
+            ("0", 0), ("0ms", 0), (".5", 500), ("0.0004s", 0), ("0.0005s", 1), ("1.2345ms", 1),
+            ("86400", 86_400_000), ("1440m", 86_400_000),
+        ]
+        for (text, milliseconds) in cases {
+            XCTAssertEqual(try TimeSpan.parse(text).milliseconds, milliseconds, text)
+        }
+    }
+
+    func testNotADuration() {
+        for text in ["", "s", "ms", "m", ".", "-1", "+1", "1e3", "inf", "nan", "0x10", "1_000", " 5", "5 ", "5 s",
+                     "5h", "5sec", "1.2.3", "5msm", "٥", "5\u{0}"] {
+            XCTAssertThrowsError(try TimeSpan.parse(text), text.debugDescription) { error in
+                XCTAssertEqual(error as? TimeSpan.ParseError, .notADuration(text), text.debugDescription)
+            }
+        }
+    }
+
+    func testOutOfRange() {
+        for text in ["86401", "1441m", "86400001ms", "99999999999999999999999", String(repeating: "9", count: 400)] {
+            XCTAssertThrowsError(try TimeSpan.parse(text), text) { error in
+                XCTAssertEqual(error as? TimeSpan.ParseError, .outOfRange(text))
+            }
+        }
+    }
+
+    func testDescriptionAndPollTimeout() {
+        XCTAssertEqual(TimeSpan(milliseconds: 5000).description, "5s")
+        XCTAssertEqual(TimeSpan(milliseconds: 1500).description, "1500ms")
+        XCTAssertEqual(TimeSpan(milliseconds: 0).description, "0s")
+        XCTAssertEqual(TimeSpan.maximum.pollTimeout, 86_400_000)
+        XCTAssertEqual(TimeSpan(milliseconds: Int64.max).pollTimeout, Int32.max, "clamped, not trapped")
+    }
+}
