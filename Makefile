@@ -36,9 +36,20 @@ bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
 
+# swift format's rules (naming, shorthand types, semicolons...) with the settings in
+# .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
+# aligns end-of-line comments and wraps arguments its own way, and reformatting every
+# file is not worth the churn. Layout is checked here instead: no tabs, no trailing
+# blanks, at most 140 columns.
+SWIFT_FILES = $(shell find Sources Tests Benchmarks -name '*.swift') Package.swift
+
 lint:
 	mandoc -Tlint -Wwarning man/reach.1
-	$(SWIFT) format lint --recursive Sources Tests Package.swift
+	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Package.swift
+	@awk '/\t/ { print FILENAME ":" FNR ": tab"; bad = 1 } \
+	      / +$$/ { print FILENAME ":" FNR ": trailing blanks"; bad = 1 } \
+	      length > 140 { print FILENAME ":" FNR ": " length " columns, more than 140"; bad = 1 } \
+	      END { exit bad }' $(SWIFT_FILES)
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -36,6 +36,7 @@ let package = Package(
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore"]),
+        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI"]),
     ],
     swiftLanguageModes: [.v5]
 )

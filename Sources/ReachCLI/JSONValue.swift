@@ -47,6 +47,13 @@ enum JSONValue: Equatable {
 
     private static func writeString(_ value: String, to output: inout String) {
         output += "\""
+        // Most strings need no escape: append them whole (scalar by scalar cost 4 K
+        // instructions a string, a third of what `reach status --json` adds to start-up).
+        if !value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            output += value
+            output += "\""
+            return
+        }
         for scalar in value.unicodeScalars {
             switch scalar {
             case "\"": output += "\\\""

@@ -11,7 +11,12 @@ struct ReportRenderer {
         if let failure = report.resolutionFailure, case .host(let name) = report.subject {
             return "\(name): not reachable (name not resolved: \(failure))\n"
         }
-        var text = report.paths.map { label(for: $0, in: report.subject) + ": " + describe($0) + "\n" }.joined()
+        // A loop, not map + joined(): the unspecialized joined() looks up associated-type
+        // witnesses at run time (170 K instructions at start-up).
+        var text = ""
+        for path in report.paths {
+            text += label(for: path, in: report.subject) + ": " + describe(path) + "\n"
+        }
         if let connectivity = report.connectivity { text += describe(connectivity) }
         return text
     }

@@ -12,7 +12,11 @@ public struct PathEvaluator {
         self.allowsCellular = allowsCellular
     }
 
-    static let tunnelKinds: Set<String> = ["tun", "wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
+    /// Netlink kinds of tunnels: tun and the classifier's VPN kinds.
+    static func isTunnel(kind: String?) -> Bool {
+        guard let kind else { return false }
+        return kind == "tun" || LinkClassifier.vpnKinds.contains(kind)
+    }
 
     /// Evaluates one destination. Throws only for failures that are not verdicts.
     public func evaluate(_ destination: IPAddress) throws -> PathReport {
@@ -54,7 +58,7 @@ public struct PathEvaluator {
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
         if pointToPoint || link.hardwareType == .ppp || link.hardwareType == .none
-            || Self.tunnelKinds.contains(link.kind ?? "") || kind == .cellular {
+            || Self.isTunnel(kind: link.kind) || kind == .cellular {
             flags.insert(.transientConnection)
         }
         if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }

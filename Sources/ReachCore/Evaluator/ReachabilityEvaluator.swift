@@ -60,15 +60,25 @@ public struct ReachabilityEvaluator {
     /// Where "the internet" is looked up: a global unicast address of each family,
     /// the classic `ip route get 8.8.8.8`. Only the kernel's route table is asked;
     /// no packet is sent. (`0.0.0.0` would not do: Linux answers it as local.)
+    public static func internetDestination(_ family: AddressFamily) -> IPAddress {
+        // Bytes, not parsed text, and no dictionary: the first Dictionary<AddressFamily, _>
+        // costs a conformance scan at start-up (250 K instructions, more than the lookups).
+        switch family {
+        case .ipv4: IPAddress(family: .ipv4, bytes: [8, 8, 8, 8])!
+        case .ipv6: IPAddress(family: .ipv6, bytes: [0x20, 0x01, 0x48, 0x60, 0x48, 0x60, 0, 0, 0, 0, 0, 0, 0, 0, 0x88, 0x88])!
+        }
+    }
+
+    /// The same, by family (built on first use only).
     public static let internetProbe: [AddressFamily: IPAddress] = [
-        .ipv4: try! IPAddress.parse("8.8.8.8"),
-        .ipv6: try! IPAddress.parse("2001:4860:4860::8888"),
+        .ipv4: internetDestination(.ipv4),
+        .ipv6: internetDestination(.ipv6),
     ]
 
     /// `families` empty means both, and either one will do; both named means both are required.
     public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
         let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
-        let reports = try evaluated.map { try paths.evaluate(Self.internetProbe[$0]!) }
+        let reports = try evaluated.map { try paths.evaluate(Self.internetDestination($0)) }
         return ReachabilityReport(subject: .internet, paths: reports, requiredFamilies: families.count > 1 ? families : [])
     }
 
