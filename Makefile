@@ -11,9 +11,10 @@ help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
+	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make clean     remove build products"
 
 deps:
@@ -35,13 +36,15 @@ test:
 bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
+	scripts/bench-watch.sh
+	scripts/bench-ping.sh
 
 # swift format's rules (naming, shorthand types, semicolons...) with the settings in
 # .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
 # aligns end-of-line comments and wraps arguments its own way, and reformatting every
 # file is not worth the churn. Layout is checked here instead: no tabs, no trailing
-# blanks, at most 140 columns.
-SWIFT_FILES = $(shell find Sources Tests Benchmarks -name '*.swift') Package.swift
+# blanks, at most 140 columns (generated fixtures, whose comments quote whole set-ups, aside).
+SWIFT_FILES = $(shell find Sources Tests Benchmarks -name '*.swift' -not -path '*/Fixtures/*') Package.swift
 
 lint:
 	mandoc -Tlint -Wwarning man/reach.1
@@ -61,6 +64,13 @@ install: build
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+# Opt-in: lets every user's `reach ping` open a raw ICMP socket. Permitted only (+p), not
+# +ep: reach raises CAP_NET_RAW itself around socket() and drops it after, and a +ep binary
+# fails to start in containers whose bounding set lacks NET_RAW.
+install-caps:
+	setcap cap_net_raw+p $(DESTDIR)$(PREFIX)/bin/reach
+	getcap $(DESTDIR)$(PREFIX)/bin/reach
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \

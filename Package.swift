@@ -37,6 +37,8 @@ let package = Package(
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI"]),
+        // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
+        .testTarget(name: "ReachIntegrationTests"),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -27,6 +27,15 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         return report.isReachable ? .success : .notReachable
     }
 
+    /// How `watch` ended: 1 only when `--until` was still waiting (timeout, signal),
+    /// as nm-online and systemd-networkd-wait-online do.
+    static func of(_ end: WatchEnd, waitingUntil: Bool) -> ExitStatus {
+        switch end {
+        case .conditionMet, .countReached, .readerGone: return .success
+        case .timedOut, .interrupted: return waitingUntil ? .notReachable : .success
+        }
+    }
+
     /// The status for an error that ended a command, and the one line that says why
     /// (nil for a clean exit such as --help, whose text goes to stdout).
     static func of(_ error: Error) -> (status: ExitStatus, message: String?) {
@@ -35,6 +44,9 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
             return (.usage, error.message)
         case let error as PermissionError:
             return (.notPermitted, error.message)
+        case let denied as ICMPPermissionDenied:
+            // An ICMP probe without ICMP permission: the same words as `reach ping`.
+            return (.notPermitted, denied.description)
         case let error as SystemCallError:
             return (.systemFailure, "system failure: \(error)")
         case let error as NetlinkRequestError:
@@ -42,11 +54,13 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         case let error as ParseError:
             return (.systemFailure, "system failure: kernel reply: \(error)")
         default:
-            // The argument parser's own errors: help and --version are clean exits,
-            // everything else is a usage error, said in one line.
+            // The argument parser's own errors: help and --version are clean exits, its
+            // usage errors (EX_USAGE) are said in one line. It gives any other error
+            // EXIT_FAILURE; here an error no case above names is ours, not the user's.
             let code = ReachCommand.exitCode(for: error)
             if code == .success { return (.success, nil) }
-            return (.usage, firstLine(of: ReachCommand.message(for: error)))
+            if code == .validationFailure { return (.usage, firstLine(of: ReachCommand.message(for: error))) }
+            return (.systemFailure, "system failure: \(error)")
         }
     }
 

@@ -16,6 +16,15 @@ struct ProbeOptions: ParsableArguments {
 
     var isEnabled: Bool { !specs.isEmpty }
 
+    /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
+    /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
+    func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
+        let usesICMP = checker.specs.contains { if case .icmp = $0 { true } else { false } }
+        if usesICMP { Capabilities.limitToNetRaw() }
+        defer { if usesICMP { Capabilities.dropAll() } }
+        return try checker.check(routeUsable: routeUsable)
+    }
+
     func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker {
         let parsed = try specs.map(TargetParser.probe)
         let timeout = try TargetParser.positiveDuration(probeTimeout, option: "--probe-timeout")

@@ -13,7 +13,7 @@ public struct ReachCommand: ParsableCommand {
             64 usage error, 71 system failure, 77 not permitted.
             """,
         version: "reach \(version)",
-        subcommands: [StatusCommand.self, HostCommand.self, AddrCommand.self],
+        subcommands: [StatusCommand.self, HostCommand.self, AddrCommand.self, WatchCommand.self, PingCommand.self],
         defaultSubcommand: StatusCommand.self
     )
 
@@ -85,7 +85,7 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
         let checker = probes.isEnabled ? try probes.makeChecker(family: path.singleFamily) : nil
         var report = try path.makeEvaluator().evaluateInternet(families: path.families)
         if let checker {
-            report.attach(try checker.check(routeUsable: report.isReachable))
+            report.attach(try probes.check(checker, routeUsable: report.isReachable))
         }
         return output.emit(report, command: "status")
     }
@@ -105,6 +105,7 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         let target = try TargetParser.address(address)
+        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
         if let family = path.singleFamily, family != target.family {
             throw UsageError("\(address) is not an \(family.label) address")
         }
@@ -121,7 +122,9 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "A host name (or anything getaddrinfo accepts).")
     var name: String
 
-    @Option(name: .long, help: "Bound on name resolution: 5, 1.5s, 300ms, 1m.")
+    // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
     var timeout: String = "5s"
 
     @OptionGroup var path: PathOptions

@@ -31,6 +31,7 @@ public enum ReachMain {
         signal(SIGPIPE, SIG_IGN)
         let status: ExitStatus
         do {
+            try checkHelpTopics(arguments)
             status = try dispatch(try ReachCommand.parseAsRoot(arguments))
         } catch {
             let (errorStatus, message) = ExitStatus.of(error)
@@ -56,6 +57,28 @@ public enum ReachMain {
             return finished.status
         }
         return .success
+    }
+
+    /// `reach help nonsense` is a usage error. ArgumentParser's help command stops at the
+    /// first word it does not know and prints the help it has got so far, exit 0: a typo
+    /// would pass for an answer.
+    static func checkHelpTopics(_ arguments: [String]) throws {
+        guard arguments.first == "help" else { return }
+        var commands: [ParsableCommand.Type] = ReachCommand.configuration.subcommands
+        for (position, word) in arguments.dropFirst().enumerated() where !word.hasPrefix("-") {
+            // `reach help help` is the help command's own help.
+            if position == 0 && word == "help" { continue }
+            guard let command = commands.first(where: { $0.configuration.commandName == word }) else {
+                var known = ""
+                for command in commands {
+                    guard let name = command.configuration.commandName else { continue }
+                    known += known.isEmpty ? name : ", " + name
+                }
+                let choices = known.isEmpty ? "" : " (commands: \(known))"
+                throw UsageError("help: no command '\(TargetParser.printable(word))'\(choices)")
+            }
+            commands = command.configuration.subcommands
+        }
     }
 
     /// For the benchmark floor: parse exactly as `run` does, then print a greeting.

@@ -47,7 +47,7 @@ struct ReportRenderer {
         return "\(tenths / 10).\(tenths % 10)"
     }
 
-    private func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
+    func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
         switch subject {
         case .internet: path.family.label
         case .host(let name): "\(name) (\(path.destination))"

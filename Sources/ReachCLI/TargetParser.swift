@@ -23,6 +23,13 @@ enum TargetParser {
     }
 
     static func positiveDuration(_ text: String, option: String) throws -> TimeSpan {
+        let span = try duration(text, option: option)
+        guard span.milliseconds > 0 else { throw UsageError("\(option) must be more than 0: '\(printable(text))'") }
+        return span
+    }
+
+    /// A duration that may be 0 (`--settle 0`).
+    static func duration(_ text: String, option: String) throws -> TimeSpan {
         let span: TimeSpan
         do {
             span = try TimeSpan.parse(text)
@@ -31,7 +38,6 @@ enum TargetParser {
         } catch .outOfRange {
             throw UsageError("\(option): '\(printable(text))' is longer than \(TimeSpan.maximum)")
         }
-        guard span.milliseconds > 0 else { throw UsageError("\(option) must be more than 0: '\(printable(text))'") }
         return span
     }
 
@@ -48,7 +54,9 @@ enum TargetParser {
         var output = ""
         for scalar in text.unicodeScalars.prefix(80) {
             if scalar.value < 0x20 || scalar.value == 0x7f {
-                output += "\\x" + String(scalar.value, radix: 16)
+                // Two digits always: "\x1" followed by "b" would read as "\x1b".
+                let hex = String(scalar.value, radix: 16)
+                output += (hex.count == 1 ? "\\x0" : "\\x") + hex
             } else {
                 output.unicodeScalars.append(scalar)
             }

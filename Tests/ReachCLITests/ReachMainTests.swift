@@ -25,6 +25,20 @@ final class ReachMainTests: XCTestCase {
         }
     }
 
+    /// ArgumentParser prints the root's help, exit 0, for a topic it does not know.
+    func testHelpOfNoSuchCommandIsAUsageError() throws {
+        for arguments in [["help", "nonsense"], ["help", "status", "host"], ["help", "-h", "frob"]] {
+            XCTAssertThrowsError(try ReachMain.checkHelpTopics(arguments), "\(arguments)") { error in
+                let (status, message) = ExitStatus.of(error)
+                XCTAssertEqual(status, .usage, "\(arguments)")
+                XCTAssertTrue(message?.contains("no command '\(arguments.last!)'") == true, message ?? "nil")
+            }
+        }
+        for arguments in [["help"], ["help", "addr"], ["help", "help"], ["help", "-h"], ["status", "nonsense"]] {
+            XCTAssertNoThrow(try ReachMain.checkHelpTopics(arguments), "\(arguments)")
+        }
+    }
+
     func testSubcommandHelpListsItsOwnOptions() throws {
         let command = try ReachCommand.parseAsRoot(["host", "--help"])
         XCTAssertThrowsError(try ReachMain.dispatch(command)) { error in

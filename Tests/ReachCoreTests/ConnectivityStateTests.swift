@@ -58,6 +58,18 @@ final class ConnectivityStateTests: XCTestCase {
         XCTAssertEqual(runner.runs, 1)
     }
 
+    func testAProbeThatCannotRunIsAnErrorNotAVerdict() {
+        struct DeniedRunner: ProbeRunning {
+            func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
+                throw SystemCallError("socket", .permissionDenied)
+            }
+        }
+        let checker = ConnectivityChecker(specs: [.icmp(host: "198.18.1.2")], timeoutMilliseconds: 1000, runner: DeniedRunner())
+        XCTAssertThrowsError(try checker.check(routeUsable: true)) { error in
+            XCTAssertEqual(error as? SystemCallError, SystemCallError("socket", .permissionDenied))
+        }
+    }
+
     func testCheckerCountsAStuckProbeAsTimedOut() throws {
         struct StuckRunner: ProbeRunning {
             func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {

@@ -63,7 +63,7 @@ final class HTTPResponseTests: XCTestCase {
                        .malformed("headers longer than 32768 bytes"))
         // Bytes that are not UTF-8 in the head never trap.
         var bytes = Array("HTTP/1.1 200 OK\r\nX: ".utf8) + [0xff, 0xfe, 0x00] + Array("\r\n\r\n".utf8)
-        XCTAssertNotNil({ if case .complete = HTTPResponse.parse(bytes, connectionClosed: true) { return true }; return nil }())
+        guard case .complete = HTTPResponse.parse(bytes, connectionClosed: true) else { return XCTFail("not complete") }
         bytes = [0xff]
         XCTAssertEqual(HTTPResponse.parse(bytes, connectionClosed: false), .incomplete)
     }

@@ -52,27 +52,31 @@ final class PathEvaluatorTests: XCTestCase {
              flags: [.reachable, .isLocalAddress, .isDirect], kind: .loopback),
         Case(name: "no carrier", route: route(),
              link: with(ethernet, flags: [.up], operState: .lowerLayerDown, carrier: false),
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier, kind: .ethernet, flagString: "-- c-----d"),
+             flags: [.connectionRequired], reason: .noCarrier, kind: .ethernet, flagString: "-- c------"),
         Case(name: "carrier false alone", route: route(), link: with(ethernet, carrier: false),
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired], reason: .noCarrier),
         Case(name: "running but operstate down", route: route(), link: with(ethernet, operState: .down),
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired], reason: .noCarrier),
         Case(name: "operstate testing", route: route(), link: with(ethernet, operState: .testing),
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired], reason: .noCarrier),
         Case(name: "operstate unknown and running (lo, some drivers)", route: route(),
              link: with(ethernet, operState: .unknown, carrier: .some(nil)),
              flags: [.reachable, .isDirect]),
         Case(name: "admin down", route: route(), link: with(ethernet, flags: [], operState: .down, carrier: false),
-             flags: [.connectionRequired, .isDirect], reason: .linkDown),
+             flags: [.connectionRequired], reason: .linkDown),
         Case(name: "dormant operstate", route: route(), link: with(ethernet, flags: [.up, .lowerUp], operState: .dormant),
-             flags: [.connectionRequired, .interventionRequired, .isDirect], reason: .linkDormant, flagString: "-- c-i---d"),
+             flags: [.connectionRequired, .interventionRequired], reason: .linkDormant, flagString: "-- c-i----"),
         Case(name: "IFF_DORMANT flag", route: route(), link: with(ethernet, flags: [.up, .running, .dormant]),
-             flags: [.connectionRequired, .interventionRequired, .isDirect], reason: .linkDormant),
+             flags: [.connectionRequired, .interventionRequired], reason: .linkDormant),
         Case(name: "point-to-point tun", route: route(oif: 9), link: tun,
              flags: [.reachable, .transientConnection], kind: .vpn, flagString: "-R -t-----"),
         Case(name: "tun with nothing attached", route: route(oif: 9),
              link: with(tun, flags: [.up, .pointToPoint], operState: .down, carrier: false),
              flags: [.connectionRequired, .transientConnection], reason: .noCarrier, kind: .vpn),
+        Case(name: "tap: kind tun, but an Ethernet-framed virtual link, not a tunnel", route: route(oif: 13),
+             link: LinkFacts(index: 13, name: "tap0", hardwareType: .ether, flags: [.up, .running, .lowerUp],
+                             operState: .up, kind: "tun", carrier: true),
+             flags: [.reachable, .isDirect], kind: .virtual, flagString: "-R ------d"),
         Case(name: "ppp", route: route(oif: 10), link: ppp,
              flags: [.reachable, .transientConnection], kind: .vpn),
         Case(name: "a tunnel kind is transient even without IFF_POINTOPOINT", route: route(oif: 12),
@@ -89,13 +93,13 @@ final class PathEvaluatorTests: XCTestCase {
              flags: [.reachable, .isWWAN, .transientConnection, .isDirect], reason: .cellularRefused, kind: .cellular),
         Case(name: "cellular refused, no carrier: the link's reason first", route: route(oif: 11),
              link: with(rmnet, flags: [.up], operState: .lowerLayerDown), allowsCellular: false,
-             flags: [.connectionRequired, .isWWAN, .transientConnection, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired, .isWWAN, .transientConnection], reason: .noCarrier),
         Case(name: "refusing cellular leaves ethernet alone", route: route(), link: ethernet, allowsCellular: false,
              flags: [.reachable, .isDirect]),
         Case(name: "linkdown next hop", route: route(flags: .linkDown), link: ethernet,
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired], reason: .noCarrier),
         Case(name: "dead next hop", route: route(flags: .dead), link: ethernet,
-             flags: [.connectionRequired, .isDirect], reason: .noCarrier),
+             flags: [.connectionRequired], reason: .noCarrier),
         Case(name: "onlink next hop is fine", route: route(gateway: "198.18.9.1", flags: .onLink), link: ethernet,
              flags: [.reachable]),
         Case(name: "route names no link", route: route(oif: nil), link: nil,
@@ -104,6 +108,8 @@ final class PathEvaluatorTests: XCTestCase {
              flags: [.connectionRequired], reason: .linkDown),
         Case(name: "no route", route: .rejected(.networkUnreachable), link: nil, flags: [], reason: .noRoute,
              flagString: "-- -------"),
+        Case(name: "IPv6 disabled in the kernel (ipv6.disable=1)", route: .rejected(.operationNotSupported), link: nil,
+             flags: [], reason: .noRoute),
         Case(name: "unreachable route", route: .rejected(.hostUnreachable), link: nil, flags: [], reason: .unreachableRoute),
         Case(name: "blackhole route", route: .rejected(.invalidArgument), link: nil, flags: [], reason: .blackholeRoute),
         Case(name: "prohibit route", route: .rejected(.permissionDenied), link: nil, flags: [], reason: .prohibitedRoute),
@@ -198,7 +204,7 @@ final class PathEvaluatorTests: XCTestCase {
         // `ip route get` answers with a route; the link says nothing can pass.
         let report = try evaluate("198.18.1.2", replies: [CapturedReply.routeNoCarrier, CapturedReply.linkVethNoCarrier])
         XCTAssertEqual(report.reason, .noCarrier)
-        XCTAssertEqual(report.flags, [.connectionRequired, .isDirect])
+        XCTAssertEqual(report.flags, [.connectionRequired], "IsDirect only on a usable path: -- c------")
         XCTAssertEqual(report.link?.operState, .lowerLayerDown)
     }
 
@@ -236,7 +242,7 @@ final class PathEvaluatorTests: XCTestCase {
     func testCapturedDormantAndAdminDownLinks() throws {
         let dormant = try evaluate("198.18.0.2", replies: [CapturedReply.routeDirectIPv4, CapturedReply.linkVethDormant])
         XCTAssertEqual(dormant.reason, .linkDormant)
-        XCTAssertEqual(dormant.flags, [.connectionRequired, .interventionRequired, .isDirect])
+        XCTAssertEqual(dormant.flags, [.connectionRequired, .interventionRequired])
         let down = try evaluate("198.18.0.2", replies: [CapturedReply.routeDirectIPv4, CapturedReply.linkVethAdminDown])
         XCTAssertEqual(down.reason, .linkDown)
     }
@@ -250,7 +256,7 @@ final class PathEvaluatorTests: XCTestCase {
     func testReasonsAreTheClosedList() {
         XCTAssertEqual(UnreachableReason.allCases.map(\.rawValue), [
             "no_route", "unreachable_route", "blackhole_route", "prohibited_route", "link_down",
-            "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved",
+            "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved", "other_interface",
         ])
         XCTAssertEqual(UnreachableReason.cellularRefused.phrase, "cellular refused")
         XCTAssertEqual(UnreachableReason.noRoute.phrase, "no route")

@@ -10,8 +10,9 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     }
 
     private func evaluator(_ kernel: FakeKernel, _ resolver: FakeResolver = FakeResolver([:])) -> ReachabilityEvaluator {
-        ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, classifier: LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))),
-                              resolver: resolver)
+        let classifier = LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))
+        return ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, classifier: classifier),
+                                     resolver: resolver)
     }
 
     // MARK: host
@@ -49,7 +50,8 @@ final class ReachabilityEvaluatorTests: XCTestCase {
 
     func testResolverFailureIsThrown() {
         let resolver = FakeResolver(["x.example": .failed(SystemCallError("getaddrinfo", Errno(rawValue: 12)))])
-        XCTAssertThrowsError(try evaluator(FakeKernel(), resolver).evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
+        let evaluator = evaluator(FakeKernel(), resolver)
+        XCTAssertThrowsError(try evaluator.evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
             XCTAssertEqual(error as? SystemCallError, SystemCallError("getaddrinfo", Errno(rawValue: 12)))
         }
     }
@@ -80,8 +82,8 @@ final class ReachabilityEvaluatorTests: XCTestCase {
 
     // MARK: the internet, per family
 
-    private var v4Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv4]! }
-    private var v6Probe: IPAddress { ReachabilityEvaluator.internetProbe[.ipv6]! }
+    private var v4Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv4) }
+    private var v6Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv6) }
 
     func testInternetProbesAreGlobalUnicastNotTheZeroAddress() {
         // Linux answers 0.0.0.0 as local (REFERENCE §2): the probe is a global address.
@@ -97,6 +99,14 @@ final class ReachabilityEvaluatorTests: XCTestCase {
         XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
         XCTAssertTrue(report.isReachable)
         XCTAssertEqual(report.requiredFamilies, [])
+    }
+
+    /// A kernel booted with ipv6.disable=1 answers an IPv6 route lookup with EOPNOTSUPP.
+    func testInternetOnAKernelWithoutIPv6() throws {
+        let kernel = FakeKernel(routes: [v4Probe: route(.ipv4), v6Probe: .rejected(.operationNotSupported)], links: [eth0])
+        let report = try evaluator(kernel).evaluateInternet(families: [])
+        XCTAssertEqual(report.paths.map(\.reason), [nil, .noRoute])
+        XCTAssertTrue(report.isReachable, "IPv4 is up: status says so rather than failing")
     }
 
     func testInternetNeitherFamily() throws {

@@ -34,6 +34,10 @@ final class TimeSpanTests: XCTestCase {
         XCTAssertEqual(TimeSpan(milliseconds: 5000).description, "5s")
         XCTAssertEqual(TimeSpan(milliseconds: 1500).description, "1500ms")
         XCTAssertEqual(TimeSpan(milliseconds: 0).description, "0s")
+        XCTAssertEqual(TimeSpan(milliseconds: 5000).seconds, "5", "as the docs quote it: no answer within 5 s")
+        XCTAssertEqual(TimeSpan(milliseconds: 1500).seconds, "1.5")
+        XCTAssertEqual(TimeSpan(milliseconds: 300).seconds, "0.3")
+        XCTAssertEqual(TimeSpan(milliseconds: 1).seconds, "0.001")
         XCTAssertEqual(TimeSpan.maximum.pollTimeout, 86_400_000)
         XCTAssertEqual(TimeSpan(milliseconds: Int64.max).pollTimeout, Int32.max, "clamped, not trapped")
     }

@@ -11,6 +11,6 @@ public struct SystemHostResolver: HostResolving {
     public func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
         let lookup = try HostResolution(name: name, family: family)
         return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds)
-            ?? .notResolved("no answer within \(Double(timeoutMilliseconds) / 1000) s")
+            ?? .notResolved("no answer within \(TimeSpan(milliseconds: Int64(timeoutMilliseconds)).seconds) s")
     }
 }

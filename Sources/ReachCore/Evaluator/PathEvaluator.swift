@@ -12,12 +12,6 @@ public struct PathEvaluator {
         self.allowsCellular = allowsCellular
     }
 
-    /// Netlink kinds of tunnels: tun and the classifier's VPN kinds.
-    static func isTunnel(kind: String?) -> Bool {
-        guard let kind else { return false }
-        return kind == "tun" || LinkClassifier.vpnKinds.contains(kind)
-    }
-
     /// Evaluates one destination. Throws only for failures that are not verdicts.
     public func evaluate(_ destination: IPAddress) throws -> PathReport {
         let answer: RouteAnswer
@@ -57,15 +51,19 @@ public struct PathEvaluator {
         let cellular = kind == .cellular || underlayReport?.kind == .cellular
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
+        // Tunnels by their kind, as the classifier decides it: a tap shares the netlink kind
+        // "tun" with a tun but is an Ethernet-framed virtual link, not a transient connection.
         if pointToPoint || link.hardwareType == .ppp || link.hardwareType == .none
-            || Self.isTunnel(kind: link.kind) || kind == .cellular {
+            || kind == .vpn || kind == .cellular {
             flags.insert(.transientConnection)
         }
         if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }
-        if route.gateway == nil && !pointToPoint { flags.insert(.isDirect) }
         if cellular { flags.insert(.isWWAN) }
 
         let linkReason = Self.reason(forLink: link, route: route)
+        // IsDirect describes a path that can be used: a link without carrier reads
+        // `-- c------` (REFERENCE §1), as Apple sets IsDirect only on a satisfied path.
+        if route.gateway == nil && !pointToPoint && linkReason == nil { flags.insert(.isDirect) }
         switch linkReason {
         case nil: flags.insert(.reachable)
         case .linkDormant?: flags.formUnion([.connectionRequired, .interventionRequired])
@@ -97,6 +95,10 @@ public struct PathEvaluator {
         case .hostUnreachable: return .unreachableRoute
         case .invalidArgument: return .blackholeRoute
         case .permissionDenied: return .prohibitedRoute
+        // A kernel booted with ipv6.disable=1 has no RTM_GETROUTE handler for AF_INET6 and
+        // answers EOPNOTSUPP (OpenVPN logs "rtnl: generic error (-95)" there): that family has
+        // no route at all, which must not make `reach status` fail for the other one.
+        case .operationNotSupported: return .noRoute
         default: throw NetlinkRequestError(request: "RTM_GETROUTE", errno: errno)
         }
     }

@@ -69,12 +69,6 @@ public struct ReachabilityEvaluator {
         }
     }
 
-    /// The same, by family (built on first use only).
-    public static let internetProbe: [AddressFamily: IPAddress] = [
-        .ipv4: internetDestination(.ipv4),
-        .ipv6: internetDestination(.ipv6),
-    ]
-
     /// `families` empty means both, and either one will do; both named means both are required.
     public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
         let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
@@ -87,13 +81,8 @@ public struct ReachabilityEvaluator {
     }
 
     public func evaluate(host name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ReachabilityReport {
-        switch try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds) {
-        case .resolved(let addresses):
-            return ReachabilityReport(subject: .host(name), paths: try addresses.map(paths.evaluate))
-        case .notResolved(let why):
-            return ReachabilityReport(subject: .host(name), paths: [], resolutionFailure: why)
-        case .failed(let error):
-            throw error
-        }
+        let outcome = try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds)
+        if case .failed(let error) = outcome { throw error }
+        return try evaluate(host: name, outcome: outcome)
     }
 }

@@ -34,6 +34,12 @@ public struct TimeSpan: Hashable, Sendable, CustomStringConvertible {
 
     public var pollTimeout: Int32 { Int32(clamping: milliseconds) }
 
+    /// Seconds as people write them: "5", "1.5", "0.3" (never "5.0").
+    public var seconds: String {
+        if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)" }
+        return "\(Double(milliseconds) / 1000)"
+    }
+
     public var description: String {
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)s" }
         return "\(milliseconds)ms"

@@ -18,6 +18,8 @@ public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
     case cellularRefused = "cellular_refused"
     /// The host name did not resolve, or the resolver did not answer in time.
     case nameNotResolved = "name_not_resolved"
+    /// The path leaves through another link than the one asked for (`watch --interface`).
+    case otherInterface = "other_interface"
 
     /// How text output says it.
     public var phrase: String {
@@ -31,6 +33,7 @@ public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
         case .linkDormant: "link dormant"
         case .cellularRefused: "cellular refused"
         case .nameNotResolved: "name not resolved"
+        case .otherInterface: "not the requested interface"
         }
     }
 }

@@ -1,7 +1,8 @@
 /// Runs one probe to its verdict within a deadline. The system prober is the real
-/// one; tests substitute their own.
+/// one; tests substitute their own. A probe that cannot run (no ICMP permission, a
+/// failing system call) throws: that is no verdict about the network.
 public protocol ProbeRunning: Sendable {
-    func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult
+    func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult
 }
 
 /// The probes of one check, run in parallel, and the state they add up to.
@@ -32,12 +33,14 @@ public struct ConnectivityChecker: Sendable {
         let start = MonotonicClock.nowMilliseconds()
         let deadline = start + timeoutMilliseconds
         let runner = self.runner
-        let jobs = try specs.map { spec in try BackgroundJob { runner.run(spec, deadline: deadline) } }
+        let jobs = try specs.map { spec in
+            try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
+        }
         // Each probe keeps its own deadline; the margin only covers a probe stuck in a
         // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
         let results = try zip(specs, jobs).map { spec, job in
             let waited = MonotonicClock.remaining(until: deadline + 250)
-            return try job.wait(timeoutMilliseconds: waited)
+            return try job.wait(timeoutMilliseconds: waited)?.get()
                 ?? ProbeResult(spec: spec, outcome: .failed, milliseconds: Double(MonotonicClock.nowMilliseconds() - start),
                                detail: "timed out")
         }

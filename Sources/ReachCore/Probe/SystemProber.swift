@@ -11,31 +11,27 @@ public struct SystemProber: ProbeRunning {
         self.family = family
     }
 
-    public func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {
+    public func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
         let start = MonotonicClock.nowNanoseconds()
-        let (outcome, detail, location) = probe(spec, deadline: deadline)
+        let (outcome, detail, location) = try probe(spec, deadline: deadline)
         let elapsed = Double(MonotonicClock.nowNanoseconds() - start) / 1_000_000
         return ProbeResult(spec: spec, outcome: outcome, milliseconds: elapsed, detail: detail, location: location)
     }
 
-    private func probe(_ spec: ProbeSpec, deadline: Int64) -> (ProbeResult.Outcome, String, String?) {
-        do {
-            let address: IPAddress
-            switch try resolve(spec.host, deadline: deadline) {
-            case .success(let resolved): address = resolved
-            case .failure(let why): return (.failed, why, nil)
-            }
-            switch spec {
-            case .tcp(_, let port):
-                let (outcome, detail) = try connect(address, port: port, deadline: deadline)
-                return (outcome == nil ? .passed : .failed, detail, nil)
-            case .http(let host, let port, let path):
-                return try http(address, host: host, port: port, path: path, deadline: deadline)
-            case .icmp:
-                return try icmp(address, deadline: deadline)
-            }
-        } catch {
-            return (.failed, "\(error)", nil)
+    private func probe(_ spec: ProbeSpec, deadline: Int64) throws -> (ProbeResult.Outcome, String, String?) {
+        let address: IPAddress
+        switch try resolve(spec.host, deadline: deadline) {
+        case .success(let resolved): address = resolved
+        case .failure(let why): return (.failed, why, nil)
+        }
+        switch spec {
+        case .tcp(_, let port):
+            let (outcome, detail) = try connect(address, port: port, deadline: deadline)
+            return (outcome ?? .passed, detail, nil)
+        case .http(let host, let port, let path):
+            return try http(address, host: host, port: port, path: path, deadline: deadline)
+        case .icmp:
+            return try icmp(address, deadline: deadline)
         }
     }
 

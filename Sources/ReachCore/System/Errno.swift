@@ -22,6 +22,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let protocolNotSupported = Errno(rawValue: EPROTONOSUPPORT)
     public static let addressFamilyNotSupported = Errno(rawValue: EAFNOSUPPORT)
     public static let brokenPipe = Errno(rawValue: EPIPE)
+    public static let operationNotSupported = Errno(rawValue: EOPNOTSUPP)
 
     /// The `strerror` text, e.g. "Network is unreachable".
     public var description: String { String(cString: strerror(rawValue)) }

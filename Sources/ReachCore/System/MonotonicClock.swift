@@ -9,9 +9,7 @@ public enum MonotonicClock {
     }
 
     public static func nowNanoseconds() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+        System.monotonicNanoseconds
     }
 
     /// What is left until `deadline`, for poll: never negative.

@@ -48,6 +48,28 @@ public final class NetlinkSocket: NetlinkTransport {
         _ = try System.send(fileDescriptor, datagram)
     }
 
+    /// Joins a multicast group by its RTNLGRP_* number (works for groups above 31,
+    /// which the bind-time bitmask cannot name).
+    public func join(group: UInt32) throws {
+        try System.setOption(fileDescriptor, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group)
+    }
+
+    /// The next queued datagram, or nil when none is queued (never blocks). Throws
+    /// ENOBUFS when the kernel dropped messages because the socket fell behind.
+    public func receiveIfQueued() throws -> [UInt8]? {
+        let dontWait = Int32(MSG_DONTWAIT)
+        do {
+            let size = try System.receive(fileDescriptor, into: &buffer, flags: Int32(MSG_PEEK | MSG_TRUNC) | dontWait)
+            if size > buffer.count {
+                buffer = [UInt8](repeating: 0, count: size)
+            }
+            let count = try System.receive(fileDescriptor, into: &buffer, flags: dontWait)
+            return Array(buffer[0..<count])
+        } catch let error as SystemCallError where error.errno == .wouldBlock {
+            return nil
+        }
+    }
+
     public func receive() throws -> [UInt8] {
         while true {
             // MSG_PEEK | MSG_TRUNC tells the full size first, so no message is ever cut.

@@ -25,7 +25,7 @@ public final class TCPConnection {
     public static func connect(to address: IPAddress, port: UInt16, deadline: Int64) throws -> ConnectOutcome {
         let fd = try System.socket(address.family.kernelValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let connection = TCPConnection(fileDescriptor: fd)
-        let result = SocketAddress.withSockaddr(address, port: port) { Glibc.connect(fd, $0, $1) }
+        let result = SocketAddress.with(address, port: port) { Glibc.connect(fd, $0, $1) }
         if result == 0 { return .connected(connection) }
         var failure = Errno.current
         if failure == Errno(rawValue: EINPROGRESS) || failure == .interrupted {
@@ -55,7 +55,8 @@ public final class TCPConnection {
     public func sendAll(_ bytes: [UInt8], deadline: Int64) throws -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let ready = try System.poll([(fileDescriptor, Int16(POLLOUT))], timeoutMilliseconds: MonotonicClock.remaining(until: deadline))
+            let wait = MonotonicClock.remaining(until: deadline)
+            let ready = try System.poll([(fileDescriptor, Int16(POLLOUT))], timeoutMilliseconds: wait)
             if ready[0] == 0 { return false }
             let sent = bytes.withUnsafeBytes { Glibc.send(fileDescriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
             if sent < 0 {
@@ -78,39 +79,14 @@ public final class TCPConnection {
     public func receive(maximum: Int, deadline: Int64) throws -> ReceiveOutcome {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            let ready = try System.poll([(fileDescriptor, Int16(POLLIN))], timeoutMilliseconds: MonotonicClock.remaining(until: deadline))
+            let wait = MonotonicClock.remaining(until: deadline)
+            let ready = try System.poll([(fileDescriptor, Int16(POLLIN))], timeoutMilliseconds: wait)
             if ready[0] == 0 { return .timedOut }
             let count = buffer.withUnsafeMutableBytes { Glibc.recv(fileDescriptor, $0.baseAddress, $0.count, 0) }
             if count > 0 { return .data(Array(buffer[0..<count])) }
             if count == 0 { return .closed }
             if errno == EAGAIN || errno == EINTR { continue }
             return .reset
-        }
-    }
-}
-
-/// sockaddr_in / sockaddr_in6 for an address and port.
-enum SocketAddress {
-    static func withSockaddr<Result>(_ address: IPAddress, port: UInt16,
-                                     _ body: (UnsafePointer<sockaddr>, socklen_t) -> Result) -> Result {
-        switch address.family {
-        case .ipv4:
-            var sin = sockaddr_in()
-            sin.sin_family = sa_family_t(AF_INET)
-            sin.sin_port = port.bigEndian
-            withUnsafeMutableBytes(of: &sin.sin_addr) { $0.copyBytes(from: address.bytes) }
-            return withUnsafePointer(to: &sin) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        case .ipv6:
-            var sin6 = sockaddr_in6()
-            sin6.sin6_family = sa_family_t(AF_INET6)
-            sin6.sin6_port = port.bigEndian
-            sin6.sin6_scope_id = address.scopeID
-            withUnsafeMutableBytes(of: &sin6.sin6_addr) { $0.copyBytes(from: address.bytes) }
-            return withUnsafePointer(to: &sin6) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
         }
     }
 }

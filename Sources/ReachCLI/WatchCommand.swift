@@ -1,0 +1,113 @@
+import ArgumentParser
+import ReachCore
+
+/// `reach watch`: the state now, then one line per change, driven by kernel events;
+/// with `--until`, a wait for a network (nm-online, systemd-networkd-wait-online).
+struct WatchCommand: ParsableCommand, ReachRunnable {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Print the reachability state now, then a line each time it changes; or wait for a state.",
+        discussion: """
+            Without a target, watches what `status` evaluates; with a host name or an address, \
+            what `host` or `addr` would. Exit status: 0 when --until is met, --count is reached, \
+            the reader of the output goes away, or on SIGINT/SIGTERM; 1 when --timeout passes \
+            (or a signal arrives) while --until still waits.
+            """
+    )
+
+    @Argument(help: "A host name or IP address; none: the internet, as in `status`.")
+    var target: String?
+
+    @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
+    var until: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
+    var timeout: String?
+
+    @Option(name: .long, help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
+    var settle: String = "0"
+
+    @Option(name: .long, help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
+    var count: Int?
+
+    @Option(name: .long, help: "Count a path as reachable only through this link.")
+    var interface: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
+    var resolveInterval: String = "60s"
+
+    @Flag(name: .long, help: .hidden)
+    var debugStats = false
+
+    /// For the overrun test: a tiny netlink receive buffer makes the kernel drop messages.
+    @Option(name: .long, help: .hidden)
+    var debugReceiveBuffer: Int32?
+
+    @OptionGroup var path: PathOptions
+    @OptionGroup var output: OutputOptions
+
+    func execute() throws -> ExitStatus {
+        let watchTarget = try parsedTarget()
+        let condition = try until.map(Self.condition)
+        if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
+        if let interface { try Self.validateInterface(interface) }
+        let configuration = WatchConfiguration(
+            settle: try TargetParser.duration(settle, option: "--settle"),
+            until: condition,
+            timeout: try timeout.map { try TargetParser.positiveDuration($0, option: "--timeout") },
+            count: count)
+        let interval = try TargetParser.positiveDuration(resolveInterval, option: "--resolve-interval")
+
+        let loop = WatchLoop(target: watchTarget, configuration: configuration, resolveInterval: interval,
+                             interface: interface, evaluator: try path.makeEvaluator())
+        if let debugReceiveBuffer { loop.receiveBufferSize = debugReceiveBuffer }
+        let renderer = WatchRenderer(report: output.renderer)
+        let end = try loop.run { event in
+            guard !output.quiet else { return }
+            OutputChannel.standard.write(output.json ? renderer.json(event).serialized() + "\n" : renderer.text(event))
+        }
+        if debugStats {
+            let stats = loop.statistics
+            OutputChannel.standardError.write("""
+                reach: watch statistics: wake-ups \(stats.wakeUps), drains \(stats.drains), \
+                datagrams \(stats.datagrams), messages \(stats.messages), overruns \(stats.overruns), \
+                evaluations \(stats.evaluations), lookups \(stats.lookups)
+
+                """)
+        }
+        return .of(end, waitingUntil: condition != nil)
+    }
+
+    private func parsedTarget() throws -> WatchTarget {
+        guard let target else { return .internet(families: path.families) }
+        // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
+        if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {
+            let address = try TargetParser.address(target)
+            if let family = path.singleFamily, family != address.family {
+                throw UsageError("\(target) is not an \(family.label) address")
+            }
+            return .address(address)
+        }
+        try TargetParser.validateHostName(target)
+        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
+        return .host(target, family: path.singleFamily)
+    }
+
+    private static func condition(_ text: String) throws -> WaitCondition {
+        guard let condition = WaitCondition(rawValue: text) else {
+            throw UsageError("--until: '\(TargetParser.printable(text))' is neither reachable nor unreachable")
+        }
+        return condition
+    }
+
+    /// A Linux interface name: 1 to 15 bytes, no '/', no whitespace (IFNAMSIZ, dev_valid_name).
+    static func validateInterface(_ name: String) throws {
+        let valid = !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
+            && !name.unicodeScalars.contains { $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{FFFD}" }
+        if !valid { throw UsageError("--interface: invalid interface name '\(TargetParser.printable(name))'") }
+    }
+}

@@ -1,0 +1,59 @@
+import ReachCore
+
+/// The lines and JSON objects of `watch`, built on the status renderer: one line per
+/// path (family, or address of a host) whose compared state changed, with what it was.
+struct WatchRenderer {
+    var report: ReportRenderer
+
+    /// One labelled part of a state: a path, or a host name that did not resolve.
+    private struct Slot {
+        var id: String
+        var label: String
+        var text: String
+        var compared: WatchedState.Path?
+    }
+
+    func text(_ event: WatchEvent) -> String {
+        let time = UTCTimestamp.iso8601(millisecondsSinceEpoch: event.time)
+        let current = slots(event.current)
+        guard let previousReport = event.previous else {
+            return current.map { "\(time)  \($0.label): \($0.text)\n" }.joined()
+        }
+        let previous = slots(previousReport)
+        // A name that stopped or started resolving: the whole state changed shape.
+        if current.contains(where: { $0.compared == nil }) || previous.contains(where: { $0.compared == nil }) {
+            let was = previous.count == 1 ? previous[0].text : previous.map { "\($0.id) \($0.text)" }.joined(separator: "; ")
+            return current.map { "\(time)  \($0.label): \($0.text)   was: \(was)\n" }.joined()
+        }
+        var lines = ""
+        for slot in current {
+            let before = previous.first { $0.id == slot.id }
+            guard before?.compared != slot.compared else { continue }
+            lines += "\(time)  \(slot.label): \(slot.text)   was: \(before?.text ?? "not among the addresses")\n"
+        }
+        for slot in previous where !current.contains(where: { $0.id == slot.id }) {
+            lines += "\(time)  \(slot.label): no longer among the addresses   was: \(slot.text)\n"
+        }
+        return lines
+    }
+
+    func json(_ event: WatchEvent) -> JSONValue {
+        .object([
+            ("schema", .int(jsonSchemaVersion)),
+            ("event", .string(event.kind.rawValue)),
+            ("time", .string(UTCTimestamp.iso8601(millisecondsSinceEpoch: event.time))),
+            ("current", report.json(event.current, command: "watch")),
+            ("previous", event.previous.map { report.json($0, command: "watch") } ?? .null),
+        ])
+    }
+
+    private func slots(_ state: ReachabilityReport) -> [Slot] {
+        if let failure = state.resolutionFailure, case .host(let name) = state.subject {
+            return [Slot(id: name, label: name, text: "not reachable (name not resolved: \(failure))", compared: nil)]
+        }
+        return state.paths.map { path in
+            Slot(id: path.destination.description, label: report.label(for: path, in: state.subject),
+                 text: report.describe(path), compared: WatchedState.Path(path))
+        }
+    }
+}

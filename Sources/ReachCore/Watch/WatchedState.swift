@@ -1,0 +1,30 @@
+/// What `watch` compares between two evaluations (issue 4): per path, whether it is
+/// reachable, the outgoing link's name and kind, and the gateway; for a host, the set
+/// of its addresses' paths (order ignored) and whether the name resolved at all.
+/// Reason, flags, source address and ifindex are shown, but a change in them alone
+/// is no transition: one `ip link set dev X down` must print exactly one line.
+public struct WatchedState: Hashable, Sendable {
+    public struct Path: Hashable, Sendable {
+        public var destination: IPAddress
+        public var isReachable: Bool
+        public var linkName: String?
+        public var linkKind: LinkKind?
+        public var gateway: IPAddress?
+
+        public init(_ report: PathReport) {
+            destination = report.destination
+            isReachable = report.isReachable
+            linkName = report.link?.name
+            linkKind = report.link?.kind
+            gateway = report.gateway
+        }
+    }
+
+    public var nameResolved: Bool
+    public var paths: Set<Path>
+
+    public init(_ report: ReachabilityReport) {
+        nameResolved = report.resolutionFailure == nil
+        paths = Set(report.paths.map(Path.init))
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import XCTest
+
+@testable import ReachCLI
+@testable import ReachCore
+
+/// The one exit-status mapping: every kind of error lands on its documented code.
+final class ExitStatusTests: XCTestCase {
+    private struct Unforeseen: Error {}
+
+    func testEachErrorKindMapsToItsCode() {
+        let cases: [(error: Error, status: ExitStatus, mentions: String)] = [
+            (UsageError("invalid IP address 'x'"), .usage, "invalid IP address"),
+            (PermissionError("no ICMP permission"), .notPermitted, "ICMP"),
+            (SystemCallError("socket", .addressFamilyNotSupported), .systemFailure, "socket"),
+            (NetlinkRequestError(request: "RTM_GETLINK", errno: .notPermitted), .systemFailure, "RTM_GETLINK"),
+            (ParseError(offset: 4, "truncated"), .systemFailure, "offset 4"),
+            (ValidationError("bad value"), .usage, "bad value"),
+            // Not the user's fault: an error nothing above names is a failure, never 64.
+            (Unforeseen(), .systemFailure, "system failure"),
+        ]
+        for (error, status, mentions) in cases {
+            let (mapped, message) = ExitStatus.of(error)
+            XCTAssertEqual(mapped, status, "\(error)")
+            XCTAssertTrue(message?.contains(mentions) == true, "\(error): \(message ?? "nil")")
+            XCTAssertFalse(message?.contains("\n") ?? true, "one line: \(message ?? "nil")")
+        }
+    }
+
+    func testParserErrorsAreOneLineUsageErrors() {
+        for arguments in [["frob"], ["status", "--bogus"], ["host"], ["host", "x", "--timeout"]] {
+            XCTAssertThrowsError(try ReachCommand.parseAsRoot(arguments), "\(arguments)") { error in
+                let (status, message) = ExitStatus.of(error)
+                XCTAssertEqual(status, .usage, "\(arguments)")
+                XCTAssertFalse(message?.contains("\n") ?? true, "\(arguments): \(message ?? "nil")")
+                XCTAssertFalse(message?.hasPrefix("Error: ") ?? true, "\(arguments): \(message ?? "nil")")
+            }
+        }
+    }
+
+    func testReportsMapToTheirVerdicts() throws {
+        let loopback = try XCTUnwrap(IPAddress(family: .ipv4, bytes: [127, 0, 0, 1]))
+        let reachable = PathReport(destination: loopback, flags: [.reachable], reason: nil)
+        let noRoute = PathReport(destination: loopback, flags: [], reason: .noRoute)
+        XCTAssertEqual(ExitStatus.of(ReachabilityReport(subject: .address(loopback), paths: [reachable])), .success)
+        XCTAssertEqual(ExitStatus.of(ReachabilityReport(subject: .address(loopback), paths: [noRoute])), .notReachable)
+        let unresolved = ReachabilityReport(subject: .host("nosuch.test"), paths: [], resolutionFailure: "Name or service not known")
+        XCTAssertEqual(ExitStatus.of(unresolved), .nameNotResolved)
+    }
+}

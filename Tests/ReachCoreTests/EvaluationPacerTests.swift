@@ -1,0 +1,35 @@
+import XCTest
+@testable import ReachCore
+
+final class EvaluationPacerTests: XCTestCase {
+    func instant(_ milliseconds: Int64) -> WatchInstant { WatchInstant(monotonic: milliseconds, wall: milliseconds + 1_000_000) }
+
+    func testTheFirstChangeAfterQuietIsEvaluatedAtOnce() {
+        var pacer = EvaluationPacer(holdoff: TimeSpan(milliseconds: 5))
+        XCTAssertNil(pacer.nextDeadline, "idle: no timer")
+        XCTAssertTrue(pacer.changeSeen(at: instant(100)))
+        XCTAssertEqual(pacer.evaluated(at: 100), instant(100))
+        XCTAssertNil(pacer.nextDeadline)
+        XCTAssertTrue(pacer.changeSeen(at: instant(200)), "long after the last evaluation")
+    }
+
+    func testABurstCostsOneEvaluationPerHoldoffAndEndsWithOneAfterTheLastMessage() {
+        var pacer = EvaluationPacer(holdoff: TimeSpan(milliseconds: 5))
+        var evaluations: [Int64] = []
+        // A message every 0.1 ms for 100 ms (a millisecond clock sees ten per tick).
+        for tick in 0..<1000 {
+            let now = Int64(1000 + tick / 10)
+            if pacer.isDue(at: now) || pacer.changeSeen(at: instant(now)) {
+                _ = pacer.evaluated(at: now)
+                evaluations.append(now)
+            }
+        }
+        XCTAssertEqual(pacer.nextDeadline, 1100)
+        XCTAssertFalse(pacer.isDue(at: 1099))
+        XCTAssertTrue(pacer.isDue(at: 1100))
+        XCTAssertEqual(pacer.evaluated(at: 1100), instant(1095), "the held-back change's first sighting")
+        evaluations.append(1100)
+        XCTAssertEqual(evaluations.count, 21, "\(evaluations)")
+        XCTAssertNil(pacer.nextDeadline)
+    }
+}
