@@ -58,7 +58,9 @@ public final class TCPConnection {
             let wait = MonotonicClock.remaining(until: deadline)
             let ready = try System.poll([(fileDescriptor, Int16(POLLOUT))], timeoutMilliseconds: wait)
             if ready[0] == 0 { return false }
-            let sent = bytes.withUnsafeBytes { Glibc.send(fileDescriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fileDescriptor, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+            }
             if sent < 0 {
                 if errno == EAGAIN || errno == EINTR { continue }
                 return false
