@@ -79,6 +79,10 @@ final class BadInputTests: XCTestCase {
         (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "0"), "probe-timeout"),
         (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "soon"), "soon"),
         (words("status", "--probe"), "probe"),
+        (words("watch", "--probe", "ftp://x"), "ftp://x"),
+        (words("watch", "--probe", "tcp:host:0"), "tcp:host:0"),
+        (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "0"), "probe-interval"),
+        (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "soon"), "soon"),
     ]
 
     private static func words(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }

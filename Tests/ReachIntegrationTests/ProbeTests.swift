@@ -200,10 +200,7 @@ final class ProbeTests: NamespaceTestCase {
 
     func testNoDefaultRouteIsNoneAndNoProbePacketLeaves() throws {
         let net = try ProbeTopology(lab: lab, defaultRoutes: false)
-        // Routes to the internet's own prefixes: a probe sent by mistake would arrive and be counted.
-        try net.host.ip("route", "add", "198.51.100.0/24", "via", "198.18.0.1")
-        try net.host.ip("-6", "route", "add", "2001:db8:1::/64", "via", "2001:db8::1")
-        try net.waitUntilTheInternetAnswers()
+        try net.routeOnlyToTheInternetsPrefixes()
         try net.countHostPackets()
         let arguments = Self.everyFormArguments
 
@@ -239,6 +236,11 @@ final class ProbeTests: NamespaceTestCase {
             XCTAssertEqual(result.stdout, "", "\(result)")
             XCTAssertEqual(result.stderrLines.count, 1, "\(result)")
             XCTAssertEqual(result.stderr, ping.stderr, "the same words as ping")
+            // watch too: its first state waits for the first check, so nothing reaches stdout.
+            let watch = try net.host.exec(Self.asNobody + [binary, "watch"] + Self.probing(specs).dropFirst(), timeout: 5)
+            XCTAssertEqual(watch.status, 77, "\(watch)")
+            XCTAssertEqual(watch.stdout, "", "\(watch)")
+            XCTAssertEqual(watch.stderr, ping.stderr, "\(watch)")
         }
         // With the range open, nobody's ICMP probe uses the datagram socket and passes.
         try net.host.sysctl(["net.ipv4.ping_group_range=0 2147483647"])

@@ -134,6 +134,14 @@ struct ProbeTopology {
         try host.waitForPingReplies(from: [Self.internetV4, Self.internetV6], what: "the internet")
     }
 
+    /// Routes to the internet's own prefixes only, no default route: "the internet" has no
+    /// route, yet a probe sent by mistake would arrive (and be counted, see `countHostPackets`).
+    func routeOnlyToTheInternetsPrefixes() throws {
+        try host.ip("route", "add", "198.51.100.0/24", "via", "198.18.0.1")
+        try host.ip("-6", "route", "add", "2001:db8:1::/64", "via", "2001:db8::1")
+        try waitUntilTheInternetAnswers()
+    }
+
     /// The router's uplink set admin down: its routes to the internet go, and it answers
     /// the host's packets with ICMP "network unreachable".
     func cutUplink() throws {
