@@ -19,7 +19,7 @@ struct ProbeOptions: ParsableArguments {
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
     func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
-        let usesICMP = checker.specs.contains { if case .icmp = $0 { true } else { false } }
+        let usesICMP = checker.usesICMP
         if usesICMP { Capabilities.limitToNetRaw() }
         defer { if usesICMP { Capabilities.dropAll() } }
         return try checker.check(routeUsable: routeUsable)

@@ -23,7 +23,16 @@ struct ReportRenderer {
 
     /// "connectivity: portal (http probe redirected to ...)", then a line per probe.
     func describe(_ connectivity: ConnectivityReport) -> String {
-        var text = "connectivity: \(connectivity.state.rawValue)"
+        var text = "connectivity: " + summary(connectivity) + "\n"
+        for probe in connectivity.probes {
+            text += "  \(probe.spec): \(probe.outcome.rawValue), \(probe.detail), \(Self.milliseconds(probe.milliseconds)) ms\n"
+        }
+        return text
+    }
+
+    /// "portal (http probe redirected to ...)": the state and the deciding probe's words.
+    func summary(_ connectivity: ConnectivityReport) -> String {
+        var text = connectivity.state.rawValue
         let deciding: ProbeResult.Outcome? = switch connectivity.state {
         case .portal: .portal
         case .full: .passed
@@ -34,10 +43,6 @@ struct ReportRenderer {
             text += " (\(decisive.detail))"
         } else if connectivity.state == .none {
             text += " (no usable route; nothing probed)"
-        }
-        text += "\n"
-        for probe in connectivity.probes {
-            text += "  \(probe.spec): \(probe.outcome.rawValue), \(probe.detail), \(Self.milliseconds(probe.milliseconds)) ms\n"
         }
         return text
     }

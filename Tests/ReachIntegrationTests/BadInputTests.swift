@@ -67,6 +67,22 @@ final class BadInputTests: XCTestCase {
         (words("watch", "db internal"), "space"),
         (words("watch", "fe80::1%nosuchif"), "nosuchif"),
         (words("watch", "198.18.0.1", "extra"), "extra"),
+        (words("status", "--probe", "icmp:"), "icmp:"),
+        (words("status", "--probe", "tcp:host"), "tcp:host"),
+        (words("status", "--probe", "tcp:host:99999"), "99999"),
+        (words("status", "--probe", "ftp://x"), "ftp://x"),
+        (words("status", "--probe", "https://x/"), "https://x/"),
+        (words("status", "--probe", "http://"), "http://"),
+        (words("status", "--probe", "tcp:[2001:db8::1:443"), "2001:db8::1"),
+        (words("status", "--probe", "tcp:2001:db8::1:443"), "2001:db8::1"),
+        (words("status", "--probe", "icmp:db internal"), "db internal"),
+        (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "0"), "probe-timeout"),
+        (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "soon"), "soon"),
+        (words("status", "--probe"), "probe"),
+        (words("watch", "--probe", "ftp://x"), "ftp://x"),
+        (words("watch", "--probe", "tcp:host:0"), "tcp:host:0"),
+        (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "0"), "probe-interval"),
+        (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "soon"), "soon"),
     ]
 
     private static func words(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }

@@ -27,6 +27,11 @@ public struct ConnectivityChecker: Sendable {
         self.runner = runner
     }
 
+    /// Whether an ICMP probe is among the specs: it needs ICMP permission.
+    public var usesICMP: Bool {
+        specs.contains { if case .icmp = $0 { true } else { false } }
+    }
+
     /// Probes only when a route is usable: with none, the state is `none` and no packet leaves.
     public func check(routeUsable: Bool) throws -> ConnectivityReport {
         guard routeUsable else { return ConnectivityReport(state: .none, probes: []) }
