@@ -15,6 +15,7 @@ help:
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
+	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make clean     remove build products"
 
 deps:
@@ -37,6 +38,7 @@ bench: build
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
 	scripts/bench-watch.sh
+	scripts/bench-ping.sh
 
 # libFuzzer targets, built with swiftc -sanitize=fuzzer,address into .build/fuzz (not products).
 fuzz:
@@ -67,6 +69,13 @@ install: build
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+# Opt-in: lets every user's `reach ping` open a raw ICMP socket. Permitted only (+p), not
+# +ep: reach raises CAP_NET_RAW itself around socket() and drops it after, and a +ep binary
+# fails to start in containers whose bounding set lacks NET_RAW.
+install-caps:
+	setcap cap_net_raw+p $(DESTDIR)$(PREFIX)/bin/reach
+	getcap $(DESTDIR)$(PREFIX)/bin/reach
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \

@@ -13,7 +13,7 @@ public struct ReachCommand: ParsableCommand {
             64 usage error, 71 system failure, 77 not permitted.
             """,
         version: "reach \(version)",
-        subcommands: [StatusCommand.self, HostCommand.self, AddrCommand.self, WatchCommand.self],
+        subcommands: [StatusCommand.self, HostCommand.self, AddrCommand.self, WatchCommand.self, PingCommand.self],
         defaultSubcommand: StatusCommand.self
     )
 

@@ -23,7 +23,7 @@ enum WatchFixtures {
 }
 
 /// A manual clock: monotonic and wall milliseconds move together.
-struct ManualClock {
+struct ManualWatchClock {
     var monotonic: Int64 = 1_000
     let wallOffset: Int64 = 1_795_000_000_000
     var now: WatchInstant { WatchInstant(monotonic: monotonic, wall: monotonic + wallOffset) }
@@ -34,7 +34,7 @@ final class WatchStateMachineTests: XCTestCase {
     typealias F = WatchFixtures
 
     func testFirstObservationIsReportedAtOnceAsInitial() {
-        let clock = ManualClock()
+        let clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: clock.monotonic)
         let events = machine.observe(F.up, at: clock.now)
         XCTAssertEqual(events, [WatchEvent(kind: .initial, time: clock.now.wall, current: F.up, previous: nil)])
@@ -43,7 +43,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testEachRealChangeGivesOneEventWithThePreviousState() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
         clock.advance(10)
@@ -57,7 +57,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testDetailsThatAreNotComparedNeverTriggerALine() {
-        let clock = ManualClock()
+        let clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: clock.monotonic)
         _ = machine.observe(F.noCarrier, at: clock.now)
         // Reason, flags, source, ifindex change; reachable, link, kind, gateway do not.
@@ -68,7 +68,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testComparedFieldsEachTriggerALine() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
         var kind = F.path()
@@ -83,7 +83,7 @@ final class WatchStateMachineTests: XCTestCase {
     func testHostAddressOrderIsIgnored() {
         let a = F.path(destination: try! IPAddress.parse("198.51.100.7"))
         let b = F.path(destination: try! IPAddress.parse("2001:db8::7"))
-        let clock = ManualClock()
+        let clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: clock.monotonic)
         _ = machine.observe(ReachabilityReport(subject: .host("db"), paths: [a, b]), at: clock.now)
         XCTAssertEqual(machine.observe(ReachabilityReport(subject: .host("db"), paths: [b, a]), at: clock.now), [])
@@ -92,7 +92,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testSettleSuppressesAShortFlapAndReportsALongOutageWithTheTimeItBegan() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         let settle = WatchConfiguration(settle: TimeSpan(milliseconds: 300))
         var machine = WatchStateMachine(configuration: settle, startedAt: clock.monotonic)
         XCTAssertEqual(machine.observe(F.up, at: clock.now).count, 1, "the first state is never held back")
@@ -119,7 +119,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testSettleRestartsWhenTheCandidateStateChanges() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(settle: TimeSpan(milliseconds: 300)), startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
         _ = machine.observe(F.noCarrier, at: clock.now)
@@ -132,7 +132,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testUntilAlreadyTrueEndsAfterTheInitialLine() {
-        let clock = ManualClock()
+        let clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(until: .reachable), startedAt: clock.monotonic)
         XCTAssertEqual(machine.observe(F.up, at: clock.now).count, 1)
         XCTAssertEqual(machine.end, .conditionMet)
@@ -140,7 +140,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testUntilReachedByAChange() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         let configuration = WatchConfiguration(until: .unreachable, timeout: TimeSpan(milliseconds: 5000))
         var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
@@ -151,7 +151,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testTimeoutEndsAtItsDeadline() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         let configuration = WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 1000))
         var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.noRoute, at: clock.now)
@@ -166,7 +166,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testASettledStateDueAtTheTimeoutIsReportedBeforeTheEnd() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         let configuration = WatchConfiguration(
             settle: TimeSpan(milliseconds: 500), until: .reachable, timeout: TimeSpan(milliseconds: 1000))
         var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
@@ -179,7 +179,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testCountEndsAfterNChangesNotCountingTheInitialLine() {
-        var clock = ManualClock()
+        var clock = ManualWatchClock()
         var machine = WatchStateMachine(configuration: WatchConfiguration(count: 2), startedAt: clock.monotonic)
         _ = machine.observe(F.up, at: clock.now)
         clock.advance(1)

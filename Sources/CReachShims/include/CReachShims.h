@@ -14,6 +14,8 @@
 #include <net/if.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
+#include <time.h>
 #include <pthread.h>
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -26,6 +28,8 @@
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);
+// ppoll likewise (nanosecond waits for ping intervals).
+int ppoll(struct pollfd *_Nullable fds, nfds_t nfds, const struct timespec *_Nullable tmo_p, const sigset_t *_Nullable sigmask);
 
 // CMSG_* are function-like macros: Swift cannot call them.
 static inline struct cmsghdr *_Nullable creach_cmsg_firsthdr(struct msghdr *_Nonnull msg) {
@@ -39,5 +43,31 @@ static inline unsigned char *_Nonnull creach_cmsg_data(struct cmsghdr *_Nonnull 
 }
 static inline size_t creach_cmsg_space(size_t length) { return CMSG_SPACE(length); }
 static inline size_t creach_cmsg_len(size_t length) { return CMSG_LEN(length); }
+
+// ICMP sockets (reach ping). Constants whose macros Swift cannot import, as values.
+#include <time.h>
+#include <linux/sockios.h>
+enum {
+    // SO_TIMESTAMPNS picks _OLD or _NEW by sizeof(time_t): a macro Swift cannot read.
+    creach_so_timestampns = SO_TIMESTAMPNS,
+    creach_scm_timestampns = SCM_TIMESTAMPNS,
+    // linux/icmp.h ICMP_FILTER (SOL_RAW); that header clashes with <netinet/ip_icmp.h>.
+    creach_icmp_filter = 1,
+    creach_sol_raw = SOL_RAW,
+    creach_ip_recverr = IP_RECVERR,
+    creach_ip_recvttl = IP_RECVTTL,
+    creach_ip_ttl = IP_TTL,
+    creach_ipv6_recverr = IPV6_RECVERR,
+    creach_ipv6_recvhoplimit = IPV6_RECVHOPLIMIT,
+    creach_ipv6_hoplimit = IPV6_HOPLIMIT,
+    creach_ipv6_unicast_hops = IPV6_UNICAST_HOPS,
+    creach_icmp6_filter = ICMP6_FILTER,
+    creach_so_bindtodevice = SO_BINDTODEVICE,
+    creach_msg_errqueue = MSG_ERRQUEUE,
+    creach_msg_dontwait = MSG_DONTWAIT,
+    creach_so_ee_origin_local = SO_EE_ORIGIN_LOCAL,
+    creach_so_ee_origin_icmp = SO_EE_ORIGIN_ICMP,
+    creach_so_ee_origin_icmp6 = SO_EE_ORIGIN_ICMP6,
+};
 
 #endif

@@ -16,7 +16,8 @@ import XCTest
 class NamespaceTestCase: XCTestCase {
     private(set) var lab: NetworkLab!
 
-    /// The prefix of this suite's namespaces; a suite built by another helper names its own.
+    /// The namespace name prefix of this suite's labs (one per helper or suite, so suites
+    /// running at once never touch each other's leftovers).
     class var labPrefix: String { "rch-integ-" }
 
     override func setUpWithError() throws {

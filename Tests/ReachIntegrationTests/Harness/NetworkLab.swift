@@ -191,6 +191,17 @@ final class BackgroundProcess {
         throw HarnessError("\(label) not ready after \(timeout) s; log:\n\(log)")
     }
 
+    /// Waits for the process to end by itself; its exit status, or 128 + signal.
+    func waitForExit() -> Int32 {
+        if stopped { return -1 }
+        stopped = true
+        if stdin >= 0 {
+            close(stdin)
+            stdin = -1
+        }
+        return Subprocess.waitForExit(pid)
+    }
+
     /// SIGTERM, then SIGKILL if it lingers; reaps it.
     func stop() {
         guard !stopped else { return }

@@ -1,0 +1,256 @@
+import ArgumentParser
+import ReachCore
+
+/// `reach ping`: iputils ping's options, output and exit codes, on the ReachCore engine.
+struct PingCommand: ParsableCommand, ReachRunnable {
+    static let configuration = CommandConfiguration(
+        commandName: "ping",
+        abstract: "Send ICMP echo requests and report the replies, as iputils ping does.",
+        discussion: """
+            Durations are seconds as numbers (fractions allowed; -w takes whole seconds, as iputils). \
+            Exit status: 0 a reply came (with -c and -w: count replies), 1 no reply, 2 name not resolved, \
+            64 bad input, 71 system failure, 77 not permitted (see CAPABILITIES in reach(1)).
+            """
+    )
+
+    // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
+    @Argument(help: "A host name or an IPv4/IPv6 literal (IPv6 link-local with %interface).")
+    var host: String
+
+    @Option(
+        name: .customShort("c", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Stop after sending count probes.", valueName: "count"))
+    var count: String?
+
+    @Option(
+        name: .customShort("i", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Seconds between probes (default 1; below 0.002 needs CAP_NET_RAW).", valueName: "seconds"))
+    var interval: String?
+
+    @Option(
+        name: .customShort("W", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Seconds to wait for each reply (default 10).", valueName: "seconds"))
+    var timeout: String?
+
+    @Option(
+        name: .customShort("w", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Stop after this many seconds, whatever is outstanding.", valueName: "seconds"))
+    var deadline: String?
+
+    @Option(
+        name: .customShort("s", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("Data bytes per probe (default 56).", valueName: "bytes"))
+    var size: String?
+
+    @Option(
+        name: .customShort("t", allowingJoined: true), parsing: .unconditional,
+        help: ArgumentHelp("IP time to live / IPv6 hop limit (1-255).", valueName: "ttl"))
+    var ttl: String?
+
+    @Option(name: .customShort("I", allowingJoined: true), help: ArgumentHelp("Interface name or source address.", valueName: "interface"))
+    var interface: String?
+
+    @Flag(name: .customShort("4"), help: "IPv4 only.")
+    var ipv4 = false
+
+    @Flag(name: .customShort("6"), help: "IPv6 only.")
+    var ipv6 = false
+
+    @Flag(name: .customShort("q"), help: "Quiet: the header and the statistics only.")
+    var quiet = false
+
+    @Flag(name: .customShort("n"), help: "Numeric output (reach never looks up names of repliers).")
+    var numeric = false
+
+    @Flag(name: .customShort("D"), help: "Print a timestamp before each line.")
+    var timestamps = false
+
+    @Flag(name: .customShort("O"), help: "Report outstanding replies before sending the next probe.")
+    var outstanding = false
+
+    @Flag(name: .customShort("f"), help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).")
+    var flood = false
+
+    @Flag(name: .long, help: "One JSON object per event, then a summary (schema in reach(1)).")
+    var json = false
+
+    func execute() throws -> ExitStatus {
+        let settings = try PingSettings(self)
+        // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
+        Capabilities.limitToNetRaw()
+        let privileged = Capabilities.netRawPermitted
+        if !privileged && (flood || settings.configuration.intervalNanoseconds < PingSettings.minimumUserInterval) {
+            throw PermissionError(
+                "cannot flood or use -i below 0.002 s: CAP_NET_RAW is not permitted "
+                    + "(setcap cap_net_raw+p on the reach binary, or run as root)")
+        }
+        let address: IPAddress
+        switch try resolve() {
+        case .success(let resolved): address = resolved
+        case .failure(let status): return status
+        }
+        try settings.check(for: address.family)
+        let socket: ICMPSocket
+        do {
+            socket = try ICMPSocket(family: address.family, options: settings.socketOptions)
+        } catch let denied as ICMPPermissionDenied {
+            throw PermissionError(denied.description)
+        }
+        Capabilities.dropAll()
+        return run(address: address, socket: socket, settings: settings)
+    }
+
+    private enum Resolution {
+        case success(IPAddress)
+        case failure(ExitStatus)
+    }
+
+    private func resolve() throws -> Resolution {
+        if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
+        let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
+        if let literal = try? IPAddress.parse(host) {
+            if let family, family != literal.family { throw UsageError("\(host) is not an \(family.label) address") }
+            return .success(literal)
+        }
+        if host.contains("%") { _ = try TargetParser.address(host) }
+        try TargetParser.validateHostName(host)
+        switch try SystemHostResolver().resolve(host, family: family, timeoutMilliseconds: 10_000) {
+        case .resolved(let addresses):
+            return .success(addresses[0])
+        case .notResolved(let why):
+            OutputChannel.standardError.write("reach: \(TargetParser.printable(host)): \(why)\n")
+            return .failure(.nameNotResolved)
+        case .failed(let error):
+            throw error
+        }
+    }
+
+    private func run(address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
+        let renderer = PingRenderer(
+            targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
+            quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
+            json: json)
+        let out = OutputChannel.standard
+        let clock = SystemClock()
+        if json {
+            let start = PingEvent.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind))
+            if let object = renderer.json(start) { out.write(object.serialized() + "\n") }
+        } else {
+            // iputils: "from SOURCE INTERFACE:" with -I NAME, "from SOURCE :" with -I ADDRESS.
+            let source = interface.flatMap { name -> (IPAddress, String)? in
+                if let given = settings.socketOptions.sourceAddress { return (given, "") }
+                return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
+            }
+            out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
+        }
+        InterruptSignal.install(writingTo: socket.interruptionDescriptor)
+        var loop = PingLoop(
+            engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
+            transport: socket, clock: clock)
+        do {
+            try loop.run { event in
+                // The renderer's plain fields, not the @Flag wrappers: those cost
+                // thousands of instructions per read, per echo in a flood.
+                if renderer.json {
+                    if let object = renderer.json(event) { out.write(object.serialized() + "\n") }
+                } else {
+                    if let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
+                    let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
+                    if !text.isEmpty { out.write(text) }
+                }
+                // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
+                // rather than ping on forever into a closed pipe.
+                if out.readerGone { socket.interrupt() }
+            }
+        } catch {
+            OutputChannel.standardError.write("reach: system failure: \(error)\n")
+            return .systemFailure
+        }
+        let status: ExitStatus = loop.engine.succeeded ? .success : .notReachable
+        if json {
+            out.write(renderer.summary(loop.engine, status: status).serialized() + "\n")
+        } else {
+            out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.intervalNanoseconds == 0))
+        }
+        return status
+    }
+}
+
+/// The command line turned into an engine configuration and socket options, with the
+/// one-line complaint each bad value deserves (exit 64).
+struct PingSettings {
+    var configuration = PingConfiguration()
+    var socketOptions = ICMPSocketOptions()
+
+    /// iputils MINUSERINTERVAL: 2 ms for users without CAP_NET_RAW.
+    static let minimumUserInterval: Int64 = 2_000_000
+
+    init(_ command: PingCommand) throws {
+        if let text = command.count {
+            guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
+                throw UsageError("-c: '\(TargetParser.printable(text))' is not a count of 1 or more")
+            }
+            configuration.count = count
+        }
+        if let text = command.interval {
+            configuration.intervalNanoseconds = try Self.seconds(text, option: "-i", allowsZero: true)
+        } else if command.flood {
+            configuration.intervalNanoseconds = 0
+        }
+        if let text = command.timeout {
+            configuration.timeoutNanoseconds = try Self.seconds(text, option: "-W", allowsZero: false)
+        }
+        if let text = command.deadline {
+            // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
+                throw UsageError("-w: '\(TargetParser.printable(text))' is not a whole number of seconds (0-86400)")
+            }
+            configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
+        }
+        if let text = command.size {
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= 65_527 else {
+                throw UsageError("-s: '\(TargetParser.printable(text))' is not a data size of 0 to 65507 bytes")
+            }
+            configuration.payloadSize = size
+        }
+        if let text = command.ttl {
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
+                throw UsageError("-t: '\(TargetParser.printable(text))' is not a ttl of 1 to 255")
+            }
+            socketOptions.ttl = ttl
+        }
+        if let name = command.interface {
+            if let address = try? IPAddress.parse(name) {
+                socketOptions.sourceAddress = address
+            } else if ICMPSocketOptions.interfaceIndex(named: name) != nil {
+                socketOptions.interface = name
+            } else {
+                throw UsageError("-I: unknown interface '\(TargetParser.printable(name))'")
+            }
+        }
+    }
+
+    /// Checks that need the target's family: the largest datagram of each.
+    func check(for family: AddressFamily) throws {
+        let limit = family == .ipv4 ? 65_507 : 65_527
+        if configuration.payloadSize > limit {
+            throw UsageError("-s: \(configuration.payloadSize) bytes do not fit an \(family.label) datagram (at most \(limit))")
+        }
+        if let source = socketOptions.sourceAddress, source.family != family {
+            throw UsageError("-I: \(source) is not an \(family.label) address")
+        }
+    }
+
+    /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
+    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> Int64 {
+        let digits = text.filter { $0 != "." }
+        guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
+        else {
+            throw UsageError("\(option): '\(TargetParser.printable(text))' is not a number of seconds (such as 1 or 0.2)")
+        }
+        let nanoseconds = Int64((value * 1e9).rounded())
+        if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
+        return nanoseconds
+    }
+}

@@ -1,0 +1,332 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ReachCore
+
+/// What `reach ping` prints: iputils ping's lines, word for word (users' scripts parse
+/// them, REFERENCE §6), or one JSON object per event.
+/// A class: the run's closure uses it for every event, and a struct this size would be
+/// copied (and its references retained) each time.
+final class PingRenderer {
+    /// As typed (a name or a literal).
+    let targetText: String
+    let address: IPAddress
+    let payloadSize: Int
+    let quiet: Bool
+    let flood: Bool
+    let showsTimestamps: Bool
+    let reportsOutstanding: Bool
+    let json: Bool
+    /// iputils times replies only when the data holds its send timestamp (a 16-byte timeval);
+    /// below that its text has no times, and neither has ours (JSON always has them).
+    let showsTimes: Bool
+    /// Whether the target was given as a name: replies from it print "name (address)".
+    let targetIsName: Bool
+    /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
+    private var answered = [UInt64](repeating: 0, count: 1024)
+
+    init(
+        targetText: String, address: IPAddress, payloadSize: Int, quiet: Bool = false, flood: Bool = false,
+        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false
+    ) {
+        self.targetText = targetText
+        self.address = address
+        self.payloadSize = payloadSize
+        self.quiet = quiet
+        self.flood = flood
+        self.showsTimestamps = showsTimestamps
+        self.reportsOutstanding = reportsOutstanding
+        self.json = json
+        showsTimes = payloadSize >= 16
+        targetIsName = targetText != address.description
+    }
+
+    // MARK: - Text, as iputils prints it
+
+    /// "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data." / "PING ::1(::1) 56 data bytes".
+    func header(source: (address: IPAddress, interface: String)?) -> String {
+        let from = source.map { " from \($0.address) \($0.interface):" } ?? ""
+        switch address.family {
+        case .ipv4:
+            let total = payloadSize + ICMPCodec.headerLength + 20
+            return "PING \(targetText) (\(address))\(from) \(payloadSize)(\(total)) bytes of data.\n"
+        case .ipv6:
+            return "PING \(targetText)(\(address))\(from) \(payloadSize) data bytes\n"
+        }
+    }
+
+    func text(_ event: PingEvent, realtime: Int64) -> String {
+        if reportsOutstanding { track(event) }
+        if quiet { return "" }
+        let stamp = showsTimestamps ? Self.timestamp(realtime) : ""
+        switch event {
+        case .sent(let sequence, _):
+            var text = ""
+            // iputils -O: before each new probe, the previous one if it has no reply yet.
+            let previous = sequence &- 1
+            if reportsOutstanding && !flood && sequence != 1 && !isAnswered(previous) {
+                text += stamp + "no answer yet for icmp_seq=\(previous)\n"
+            }
+            if flood { text += "." }
+            return text
+        case .reply(let reply):
+            if flood { return reply.corrupted ? "\u{8}C" : "\u{8} \u{8}" }
+            var line = stamp + "\(reply.bytes) bytes from \(name(of: reply.from)): icmp_seq=\(reply.sequence)"
+            if let ttl = reply.ttl { line += " ttl=\(ttl)" }
+            if reply.bytes < payloadSize + ICMPCodec.headerLength { return line + " (truncated)\n" }
+            if showsTimes { line += " time=" + Self.milliseconds(reply.roundTripNanoseconds / 1000) }
+            if reply.duplicate { line += " (DUP!)" }
+            if reply.corrupted { line += " (BAD CHECKSUM!)" }
+            if reply.differentAddress { line += " (DIFFERENT ADDRESS!)" }
+            return line + "\n"
+        case .icmpError(let error):
+            if flood { return "\u{8}E" }
+            return stamp + "From \(name(of: error.from)) icmp_seq=\(error.sequence) \(error.text)\n"
+        case .finished, .started, .failed, .timedOut, .unexpected, .sendFailed, .localError:
+            return ""
+        }
+    }
+
+    private func track(_ event: PingEvent) {
+        switch event {
+        case .sent(let sequence, _), .sendFailed(let sequence, _):
+            answered[Int(sequence >> 6)] &= ~(1 << UInt64(sequence & 63)) // a new turn of the sequence space
+        case .reply(let reply) where !reply.corrupted:
+            answered[Int(reply.sequence >> 6)] |= 1 << UInt64(reply.sequence & 63)
+        default:
+            break
+        }
+    }
+
+    private func isAnswered(_ sequence: UInt16) -> Bool {
+        answered[Int(sequence >> 6)] & (1 << UInt64(sequence & 63)) != 0
+    }
+
+    /// Lines iputils writes to stderr (sendmsg refusals, local errors).
+    func diagnostic(_ event: PingEvent) -> String? {
+        switch event {
+        case .sendFailed(let sequence, let error):
+            return "reach: icmp_seq=\(sequence): sendto: \(error)\n"
+        case .localError(let sequence, let error, let info):
+            if error.rawValue == EMSGSIZE { return "reach: local error: message too long, mtu=\(info)\n" }
+            return "reach: icmp_seq=\(sequence): local error: \(error)\n"
+        case .failed(let why):
+            return "reach: \(why)\n"
+        default:
+            return nil
+        }
+    }
+
+    private func name(of from: IPAddress) -> String {
+        // No reverse lookups (they would query DNS for every line): the name given for the
+        // target, the number for anyone else.
+        targetIsName && from.bytes == address.bytes ? "\(targetText) (\(from))" : from.description
+    }
+
+    /// iputils ping_common.c finish(): the statistics block.
+    func statistics(_ engine: PingEngine, intervalIsZero: Bool) -> String {
+        let stats = engine.statistics
+        var text = "\n--- \(targetText) ping statistics ---\n"
+        text += "\(stats.transmitted) packets transmitted, \(stats.received) received"
+        if stats.duplicates > 0 { text += ", +\(stats.duplicates) duplicates" }
+        if stats.corrupted > 0 { text += ", +\(stats.corrupted) corrupted" }
+        if stats.errors > 0 { text += ", +\(stats.errors) errors" }
+        if stats.transmitted > 0 {
+            text += ", \(Self.shortest(stats.lossPercent))% packet loss, time \(engine.elapsedMilliseconds)ms"
+        }
+        text += "\n"
+        var comma = ""
+        if stats.received > 0 && stats.timed > 0 && showsTimes {
+            text +=
+                "rtt min/avg/max/mdev = "
+                + [
+                    stats.minimumMicroseconds, stats.averageMicroseconds,
+                    stats.maximumMicroseconds, stats.mdevMicroseconds,
+                ]
+                .map(Self.fixed3).joined(separator: "/") + " ms"
+            comma = ", "
+        }
+        if stats.received > 0 && (intervalIsZero || flood) && stats.transmitted > 1 {
+            let elapsedMicroseconds = engine.elapsedNanoseconds / 1000
+            let gap = elapsedMicroseconds / Int64(stats.transmitted - 1)
+            text += "\(comma)ipg/ewma \(Self.fixed3(gap))/\(Self.fixed3(stats.ewmaTimesEight / 8)) ms"
+        }
+        return text + "\n"
+    }
+
+    /// "0.401" from 401 µs (iputils "%ld.%03ld").
+    static func fixed3(_ micro: Int64) -> String {
+        let fraction = String(micro % 1000)
+        return "\(micro / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// iputils' reply time: 3 decimals below 1 ms, 2 below 10 ms, 1 below 100 ms, then none.
+    static func milliseconds(_ micro: Int64) -> String {
+        if micro >= 100_000 - 50 { return "\((micro + 500) / 1000) ms" }
+        if micro >= 10_000 - 5 { return "\((micro + 50) / 1000).\(((micro + 50) % 1000) / 100) ms" }
+        if micro >= 1000 {
+            let hundredths = ((micro + 5) % 1000) / 10
+            return "\((micro + 5) / 1000)." + (hundredths < 10 ? "0" : "") + "\(hundredths) ms"
+        }
+        return fixed3(micro) + " ms"
+    }
+
+    /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100): six significant digits,
+    /// trailing zeros dropped, an exponent below 1e-4 or from 1e6. Written out rather than
+    /// through vsnprintf, whose CVarArg boxing costs half a million instructions at start-up.
+    static func shortest(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
+        if value == 0 { return value.sign == .minus ? "-0" : "0" }
+        let sign = value < 0 ? "-" : ""
+        let magnitude = abs(value)
+        // The decimal exponent of the value once rounded to six significant digits.
+        var exponent = 0
+        var scaled = magnitude
+        while scaled >= 10 {
+            scaled /= 10
+            exponent += 1
+        }
+        while scaled < 1 {
+            scaled *= 10
+            exponent -= 1
+        }
+        var digits = scaledRounded(magnitude, by: 5 - exponent)
+        if digits >= 1_000_000 {
+            exponent += 1
+            digits = scaledRounded(magnitude, by: 5 - exponent)
+        }
+        var text = String(Int64(digits)) // six digits: d ddddd
+        let scientific = exponent < -4 || exponent >= 6
+        let point = scientific ? 1 : exponent + 1 // digits before the decimal point
+        if point <= 0 {
+            text = "0." + String(repeating: "0", count: -point) + text
+        } else if point < text.count {
+            text.insert(".", at: text.index(text.startIndex, offsetBy: point))
+        } else {
+            text += String(repeating: "0", count: point - text.count)
+        }
+        if text.contains(".") {
+            while text.hasSuffix("0") { text.removeLast() }
+            if text.hasSuffix(".") { text.removeLast() }
+        }
+        guard scientific else { return sign + text }
+        let power = String(abs(exponent))
+        return sign + text + (exponent < 0 ? "e-" : "e+") + (power.count < 2 ? "0" : "") + power
+    }
+
+    /// `magnitude × 10^k` rounded half to even, exactly for a value that is a Float (the
+    /// loss always is: iputils computes it as a float), as printf rounds the exact value.
+    private static func scaledRounded(_ magnitude: Double, by k: Int) -> Double {
+        let single = Float(magnitude)
+        guard (0...11).contains(k), Double(single) == magnitude, single.isNormal else {
+            return (magnitude * power10(k)).rounded(.toNearestOrEven)
+        }
+        let mantissa = UInt64(single.significandBitPattern) | (1 << 23) // value = mantissa × 2^shift
+        let shift = Int(single.exponent) - 23
+        var product = mantissa
+        for _ in 0..<k { product *= 10 } // < 2^24 × 10^11 < 2^61
+        if shift >= 0 { return Double(product) * power2(shift) }
+        let bits = -shift
+        if bits >= 62 { return 0 }
+        let quotient = product >> UInt64(bits)
+        let remainder = product & ((1 << UInt64(bits)) - 1)
+        let half = UInt64(1) << UInt64(bits - 1)
+        let roundsUp = remainder > half || (remainder == half && quotient & 1 == 1)
+        return Double(quotient + (roundsUp ? 1 : 0))
+    }
+
+    private static func power2(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<exponent { result *= 2 }
+        return result
+    }
+
+    private static func power10(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<abs(exponent) { result *= 10 }
+        return exponent < 0 ? 1 / result : result
+    }
+
+    /// iputils -D: "[1700000000.123456] ".
+    static func timestamp(_ realtime: Int64) -> String {
+        let micro = String((realtime / 1000) % 1_000_000)
+        return "[\(realtime / 1_000_000_000)." + String(repeating: "0", count: 6 - micro.count) + micro + "] "
+    }
+
+    // MARK: - JSON
+
+    func json(_ event: PingEvent) -> JSONValue? {
+        var members: [(String, JSONValue)] = [("schema", .int(jsonSchemaVersion)), ("command", .string("ping"))]
+        switch event {
+        case .started(let start):
+            members += [
+                ("event", .string("start")), ("target", .string(targetText)),
+                ("address", .string(start.address.description)), ("family", .string(start.address.family.rawValue)),
+                ("identifier", .int(Int64(start.identifier))), ("socket", .string(start.socketKind.rawValue)),
+                ("payload_bytes", .int(Int64(payloadSize))),
+            ]
+        case .sent(let sequence, let bytes):
+            members += [("event", .string("sent")), ("seq", .int(Int64(sequence))), ("bytes", .int(Int64(bytes)))]
+        case .reply(let reply):
+            members += [
+                ("event", .string("reply")), ("seq", .int(Int64(reply.sequence))),
+                ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
+                ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
+                ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
+                ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
+            ]
+        case .timedOut(let sequence):
+            members += [("event", .string("timeout")), ("seq", .int(Int64(sequence)))]
+        case .icmpError(let error):
+            members += [
+                ("event", .string("icmp_error")), ("seq", .int(Int64(error.sequence))),
+                ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
+                ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
+            ]
+        case .sendFailed(let sequence, let error):
+            members += [
+                ("event", .string("send_failed")), ("seq", .int(Int64(sequence))),
+                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+            ]
+        case .localError(let sequence, let error, let info):
+            members += [
+                ("event", .string("local_error")), ("seq", .int(Int64(sequence))),
+                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+                ("info", .int(Int64(info))),
+            ]
+        case .unexpected(let packet):
+            members += [
+                ("event", .string("unexpected")), ("from", .optional(packet.from?.description)),
+                ("icmp_type", packet.type.map { .int(Int64($0.rawValue)) } ?? .null),
+                ("icmp_code", packet.code.map { .int(Int64($0)) } ?? .null), ("reason", .string(packet.reason)),
+            ]
+        case .failed(let why):
+            members += [("event", .string("failed")), ("error", .string(why))]
+        case .finished:
+            return nil
+        }
+        return .object(members)
+    }
+
+    func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {
+        let stats = engine.statistics
+        let rtt: JSONValue =
+            stats.received > 0 && stats.timed > 0
+            ? .object([
+                ("min", .number(Double(stats.minimumMicroseconds) / 1000)),
+                ("avg", .number(Double(stats.averageMicroseconds) / 1000)),
+                ("max", .number(Double(stats.maximumMicroseconds) / 1000)),
+                ("mdev", .number(Double(stats.mdevMicroseconds) / 1000)),
+            ])
+            : .null
+        return .object([
+            ("schema", .int(jsonSchemaVersion)), ("command", .string("ping")), ("event", .string("summary")),
+            ("target", .string(targetText)), ("address", .string(address.description)),
+            ("transmitted", .int(Int64(stats.transmitted))), ("received", .int(Int64(stats.received))),
+            ("duplicates", .int(Int64(stats.duplicates))), ("corrupted", .int(Int64(stats.corrupted))),
+            ("errors", .int(Int64(stats.errors))), ("loss_percent", .number(stats.lossPercent)),
+            ("time_ms", .int(engine.elapsedMilliseconds)), ("rtt_ms", rtt),
+            ("exit_status", .int(Int64(status.rawValue))),
+        ])
+    }
+}

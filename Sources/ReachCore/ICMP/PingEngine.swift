@@ -1,0 +1,486 @@
+/// How a ping run goes. Times are nanoseconds.
+public struct PingConfiguration: Equatable, Sendable {
+    /// Probes to send; nil sends until stopped or the deadline.
+    public var count: Int?
+    /// Between probes; 0 is flood pacing: the next probe as soon as the last is
+    /// answered, or 10 ms after it (iputils -f).
+    public var intervalNanoseconds: Int64 = 1_000_000_000
+    /// How long a probe may wait for its reply before it is reported timed out
+    /// (iputils -W; its default lingertime is 10 s).
+    public var timeoutNanoseconds: Int64 = 10_000_000_000
+    /// The whole run ends then, whatever is outstanding (iputils -w).
+    public var deadlineNanoseconds: Int64?
+    /// ICMP data bytes (iputils -s, default 56: a 64-byte ICMP packet).
+    public var payloadSize = 56
+
+    public init(
+        count: Int? = nil, intervalNanoseconds: Int64 = 1_000_000_000, timeoutNanoseconds: Int64 = 10_000_000_000,
+        deadlineNanoseconds: Int64? = nil, payloadSize: Int = 56
+    ) {
+        self.count = count
+        self.intervalNanoseconds = intervalNanoseconds
+        self.timeoutNanoseconds = timeoutNanoseconds
+        self.deadlineNanoseconds = deadlineNanoseconds
+        self.payloadSize = payloadSize
+    }
+
+    /// iputils flood pacing: one probe in flight, or one per 10 ms.
+    public static let floodPacingNanoseconds: Int64 = 10_000_000
+}
+
+/// A datagram the socket delivered, with what the kernel said about it.
+public struct ReceivedDatagram: Sendable {
+    public var bytes: [UInt8]
+    public var from: IPAddress
+    /// From IP_TTL / IPV6_HOPLIMIT control messages (datagram sockets and raw IPv6).
+    public var ttl: Int?
+    /// SO_TIMESTAMPNS: the kernel's receive time on CLOCK_REALTIME.
+    public var kernelTimestamp: Int64?
+    /// CLOCK_MONOTONIC when user space got it (the fallback clock).
+    public var monotonicTime: Int64
+    /// Whether the bytes start with an IPv4 header (raw IPv4 sockets).
+    public var includesIPHeader: Bool
+    public init(bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64, includesIPHeader: Bool) {
+        self.bytes = bytes
+        self.from = from
+        self.ttl = ttl
+        self.kernelTimestamp = kernelTimestamp
+        self.monotonicTime = monotonicTime
+        self.includesIPHeader = includesIPHeader
+    }
+}
+
+/// An entry from a datagram socket's error queue (IP_RECVERR / IPV6_RECVERR with
+/// MSG_ERRQUEUE): `struct sock_extended_err` and the probe it concerns.
+public struct QueuedError: Sendable {
+    public enum Origin: Sendable, Equatable {
+        /// SO_EE_ORIGIN_ICMP / SO_EE_ORIGIN_ICMP6: a router or the host answered with an error.
+        case icmp
+        /// SO_EE_ORIGIN_LOCAL: the local stack (EMSGSIZE with the MTU, ...).
+        case local
+    }
+    public var origin: Origin
+    public var errno: Errno
+    public var type: UInt8
+    public var code: UInt8
+    public var info: UInt32
+    /// SO_EE_OFFENDER: who sent the error.
+    public var offender: IPAddress?
+    /// The echo request the error concerns, as we sent it (the queue returns our payload).
+    public var originalPacket: [UInt8]
+    public init(origin: Origin, errno: Errno, type: UInt8, code: UInt8, info: UInt32, offender: IPAddress?, originalPacket: [UInt8]) {
+        self.origin = origin
+        self.errno = errno
+        self.type = type
+        self.code = code
+        self.info = info
+        self.offender = offender
+        self.originalPacket = originalPacket
+    }
+}
+
+/// The pinger as a deterministic state machine: no sockets and no clocks. A driver
+/// (the real poll loop, or a test with a fake transport and a manual clock) asks it
+/// for the next probe, tells it what happened, and gets events back in order.
+public struct PingEngine: Sendable {
+    public let target: IPAddress
+    public let configuration: PingConfiguration
+    public let codec: ICMPCodec
+    /// The echo identifier on the wire; on a datagram socket the kernel's choice.
+    public private(set) var identifier: UInt16
+    public private(set) var statistics = PingStatistics()
+    /// CLOCK_MONOTONIC of the first probe; nil before.
+    public private(set) var startTime: Int64?
+    public private(set) var lastSendTime: Int64?
+    public private(set) var isFinished = false
+    private let payload: [UInt8]
+    /// The echo request with sequence 0, patched per probe (no rebuild, no full checksum).
+    private let template: [UInt8]
+    private var probes = ProbeTable()
+    /// Probe numbers waiting for a reply, in send order (so in timeout order).
+    private var waiting: [Int] = []
+    private var waitingHead = 0
+    private var inFlight = 0
+
+    fileprivate struct Probe {
+        var sentRealtime: Int64
+        var sentMonotonic: Int64
+        var state: State
+        enum State { case waiting, answered, timedOut, failed, errored }
+    }
+
+    /// What went on the wire for one probe.
+    public struct ProbePacket: Equatable, Sendable {
+        public var sequence: UInt16
+        public var bytes: [UInt8]
+    }
+
+    public init(target: IPAddress, identifier: UInt16, configuration: PingConfiguration) {
+        self.target = target
+        self.identifier = identifier
+        self.configuration = configuration
+        codec = ICMPCodec(family: icmpFamily(for: target.family))
+        payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        template = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
+    }
+
+    /// Sequence numbers start at 1 and wrap at 16 bits (iputils and SimplePing).
+    static func sequence(ofProbe number: Int) -> UInt16 { UInt16(truncatingIfNeeded: number) }
+
+    /// The probe a sequence number stands for. Before the first wrap any sequence sent
+    /// so far; after it only the last 120 (SimplePing), so a stale reply from 65,536
+    /// probes ago is not taken for a new one.
+    func probeNumber(forSequence sequence: UInt16) -> Int? {
+        let sent = statistics.transmitted
+        if sent < 65536 {
+            return sequence >= 1 && Int(sequence) <= sent ? Int(sequence) : nil
+        }
+        let distance = Int(Self.sequence(ofProbe: sent) &- sequence)
+        return distance < 120 ? sent - distance : nil
+    }
+
+    /// The sequence number the next probe will carry (SimplePing's nextSequenceNumber).
+    public var nextSequenceNumber: UInt16 { Self.sequence(ofProbe: statistics.transmitted + 1) }
+
+    /// Whether the sequence numbers have wrapped past 65,535 (from then on only replies to
+    /// the last 120 probes are accepted).
+    public var nextSequenceNumberHasWrapped: Bool { statistics.transmitted + 1 > 65535 }
+
+    /// Whether the probe with this number was answered (for iputils -O).
+    public func isAnswered(probe number: Int) -> Bool {
+        probes[number]?.state == .answered
+    }
+
+    /// Probes neither answered nor given up on.
+    public var outstanding: Int { inFlight }
+
+    // MARK: - Sending
+
+    /// Whether all probes have been sent.
+    public var hasSentAll: Bool {
+        guard let count = configuration.count else { return false }
+        // With a deadline, iputils keeps probing until `count` replies or the deadline.
+        return configuration.deadlineNanoseconds == nil && statistics.transmitted >= count
+    }
+
+    /// When the next probe is due (CLOCK_MONOTONIC), nil when none is.
+    public func nextSendTime() -> Int64? {
+        if isFinished || hasSentAll { return nil }
+        guard let last = lastSendTime else { return Int64.min }
+        if configuration.intervalNanoseconds == 0 {
+            return inFlight == 0 ? last : last + PingConfiguration.floodPacingNanoseconds
+        }
+        return last + configuration.intervalNanoseconds
+    }
+
+    /// The next probe if it is due at `now`. Its number is taken: report what became of
+    /// it with `didSend` or `didFailToSend`.
+    public mutating func nextProbe(now: Int64) -> ProbePacket? {
+        guard let due = nextSendTime(), due <= now else { return nil }
+        let number = statistics.transmitted + 1
+        let sequence = Self.sequence(ofProbe: number)
+        return ProbePacket(sequence: sequence, bytes: codec.echoRequest(template: template, sequence: sequence))
+    }
+
+    /// The probe left. `realtime` is CLOCK_REALTIME read just before sendto (the clock of
+    /// SO_TIMESTAMPNS), `monotonic` the same instant on CLOCK_MONOTONIC.
+    public mutating func didSend(_ probe: ProbePacket, realtime: Int64, monotonic: Int64) -> PingEvent {
+        let number = take(probe, monotonic: monotonic)
+        probes[number] = Probe(sentRealtime: realtime, sentMonotonic: monotonic, state: .waiting)
+        waiting.append(number)
+        inFlight += 1
+        return .sent(sequence: probe.sequence, bytes: probe.bytes.count)
+    }
+
+    /// sendto refused the probe: counted as sent and as an error, as iputils counts it.
+    public mutating func didFailToSend(_ probe: ProbePacket, error: Errno, monotonic: Int64) -> PingEvent {
+        let number = take(probe, monotonic: monotonic)
+        probes[number] = Probe(sentRealtime: 0, sentMonotonic: monotonic, state: .failed)
+        statistics.errors += 1
+        return .sendFailed(sequence: probe.sequence, error: error)
+    }
+
+    private mutating func take(_ probe: ProbePacket, monotonic: Int64) -> Int {
+        statistics.transmitted += 1
+        let number = statistics.transmitted
+        if startTime == nil { startTime = monotonic }
+        lastSendTime = monotonic
+        return number
+    }
+
+    // MARK: - Receiving
+
+    /// A datagram from the socket: a reply, an error quoting a probe (raw sockets), or
+    /// something that is not ours. One datagram, one event.
+    public mutating func receive(_ datagram: ReceivedDatagram) -> PingEvent {
+        let message: ICMPMessage
+        do {
+            message = try codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader)
+        } catch {
+            return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
+        }
+        switch message.body {
+        case .echo(let identifier, let sequence, let data) where message.type == codec.family.echoReply:
+            guard identifier == self.identifier else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "identifier \(identifier), not ours"))
+            }
+            guard let number = probeNumber(forSequence: sequence), let probe = probes[number] else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "sequence \(sequence) was not sent"))
+            }
+            return reply(number: number, probe: probe, sequence: sequence, message: message, data: data, datagram: datagram)
+        case .error(let info, let destination, let echo?) where echo.identifier == identifier:
+            guard destination == nil || destination?.bytes == target.bytes,
+                let number = probeNumber(forSequence: echo.sequence)
+            else {
+                return .unexpected(
+                    UnexpectedPacket(
+                        from: datagram.from, type: message.type, code: message.code,
+                        reason: "error quoting a probe that is not ours"))
+            }
+            return icmpError(
+                number: number, sequence: echo.sequence, from: message.ipSource ?? datagram.from,
+                type: message.type, code: message.code, info: info)
+        default:
+            return .unexpected(
+                UnexpectedPacket(
+                    from: datagram.from, type: message.type, code: message.code,
+                    reason: "not an answer to our probes"))
+        }
+    }
+
+    private mutating func reply(
+        number: Int, probe: Probe, sequence: UInt16, message: ICMPMessage, data: ArraySlice<UInt8>,
+        datagram: ReceivedDatagram
+    ) -> PingEvent {
+        let rtt = roundTrip(probe, datagram)
+        let corrupted = message.checksumValid == false
+        let duplicate = !corrupted && probe.state == .answered
+        let late = probe.state == .timedOut
+        // iputils times every reply with a good checksum, duplicates included.
+        if !corrupted { statistics.record(roundTripNanoseconds: rtt) }
+        if corrupted {
+            statistics.corrupted += 1
+        } else if duplicate {
+            statistics.duplicates += 1
+        } else {
+            statistics.received += 1
+            if probe.state == .waiting { inFlight -= 1 }
+            probes[number]?.state = .answered
+        }
+        let ttl = datagram.ttl ?? message.ipTTL.map(Int.init)
+        return .reply(
+            PingReply(
+                sequence: sequence, from: datagram.from, ttl: ttl, bytes: message.length,
+                roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
+                differentAddress: datagram.from.bytes != target.bytes,
+                wrongData: !Self.same(data, payload)))
+    }
+
+    /// Byte-for-byte equality, cheaper than the generic `elementsEqual` per echo.
+    private static func same(_ data: ArraySlice<UInt8>, _ payload: [UInt8]) -> Bool {
+        guard data.count == payload.count else { return false }
+        for (received, sent) in zip(data, payload) where received != sent { return false }
+        return true
+    }
+
+    /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
+    /// between would give a negative or absurd time: then the monotonic times decide.
+    private func roundTrip(_ probe: Probe, _ datagram: ReceivedDatagram) -> Int64 {
+        let monotonic = max(0, datagram.monotonicTime - probe.sentMonotonic)
+        guard let stamp = datagram.kernelTimestamp, probe.sentRealtime != 0 else { return monotonic }
+        let realtime = stamp - probe.sentRealtime
+        // The kernel stamps before user space wakes: the realtime figure can only be smaller.
+        if realtime < 0 || realtime > monotonic + 1_000_000 { return monotonic }
+        return realtime
+    }
+
+    /// An entry from the error queue (datagram sockets).
+    public mutating func receive(_ queued: QueuedError) -> PingEvent {
+        let sequence: UInt16
+        do {
+            let message = try codec.parse(queued.originalPacket, includesIPHeader: false)
+            guard case .echo(_, let quoted, _) = message.body else {
+                return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry without our probe"))
+            }
+            sequence = quoted
+        } catch {
+            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry: \(error)"))
+        }
+        guard let number = probeNumber(forSequence: sequence) else {
+            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for sequence \(sequence), not sent"))
+        }
+        switch queued.origin {
+        case .local:
+            statistics.errors += 1
+            resolve(number, as: .errored)
+            return .localError(sequence: sequence, error: queued.errno, info: queued.info)
+        case .icmp:
+            return icmpError(
+                number: number, sequence: sequence, from: queued.offender ?? target,
+                type: ICMPType(queued.type), code: queued.code, info: queued.info)
+        }
+    }
+
+    private mutating func icmpError(
+        number: Int, sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8,
+        info: UInt32
+    ) -> PingEvent {
+        statistics.errors += 1
+        resolve(number, as: .errored)
+        return .icmpError(
+            PingICMPError(
+                sequence: sequence, from: from, type: type, code: code, info: info,
+                text: codec.family.describe(type: type, code: code, info: info)))
+    }
+
+    private mutating func resolve(_ number: Int, as state: Probe.State) {
+        guard probes[number]?.state == .waiting else { return }
+        probes[number]?.state = state
+        inFlight -= 1
+    }
+
+    // MARK: - Time
+
+    /// Reports the probes whose time is up at `now`, and the end of the run when it has come.
+    public mutating func advance(now: Int64) -> [PingEvent] {
+        guard !isFinished else { return [] }
+        var events: [PingEvent] = []
+        while waitingHead < waiting.count {
+            let number = waiting[waitingHead]
+            guard let probe = probes[number], probe.state == .waiting else {
+                waitingHead += 1
+                continue
+            }
+            guard probe.sentMonotonic + configuration.timeoutNanoseconds <= now else { break }
+            waitingHead += 1
+            resolve(number, as: .timedOut)
+            events.append(.timedOut(sequence: Self.sequence(ofProbe: number)))
+        }
+        compactWaiting()
+        if let end = endTime(), end <= now {
+            events += finish()
+        }
+        return events
+    }
+
+    private mutating func compactWaiting() {
+        if waitingHead > 1024, waitingHead * 2 > waiting.count {
+            waiting.removeFirst(waitingHead)
+            waitingHead = 0
+        }
+    }
+
+    /// Ends the run now (Ctrl-C, stop): outstanding probes are reported timed out.
+    public mutating func stop() -> [PingEvent] {
+        guard !isFinished else { return [] }
+        return finish()
+    }
+
+    private mutating func finish() -> [PingEvent] {
+        var events: [PingEvent] = []
+        while waitingHead < waiting.count {
+            let number = waiting[waitingHead]
+            waitingHead += 1
+            if probes[number]?.state == .waiting {
+                resolve(number, as: .timedOut)
+                events.append(.timedOut(sequence: Self.sequence(ofProbe: number)))
+            }
+        }
+        isFinished = true
+        events.append(.finished(statistics))
+        return events
+    }
+
+    /// When the run ends by itself, as iputils decides it (ping_common.c main_loop and
+    /// schedule_exit): `count` answers (replies or errors); with -w any error, or the
+    /// deadline; after the last probe, twice the longest round trip (at least one
+    /// interval) when something answered, else the per-probe timeout.
+    public func endTime() -> Int64? {
+        if isFinished { return nil }
+        guard let start = startTime else { return nil }
+        let answered = statistics.received + statistics.errors
+        if let count = configuration.count, answered >= count { return Int64.min }
+        if let deadline = configuration.deadlineNanoseconds {
+            if statistics.errors > 0 { return Int64.min }
+            return start + deadline
+        }
+        guard hasSentAll, let last = lastSendTime else { return nil }
+        if inFlight == 0 { return Int64.min }
+        if statistics.received > 0 {
+            let wait = max(2 * statistics.maximumMicroseconds * 1000, configuration.intervalNanoseconds)
+            return last + min(wait, configuration.timeoutNanoseconds)
+        }
+        return last + configuration.timeoutNanoseconds
+    }
+
+    /// The next instant anything happens by itself: a probe due, a timeout, the end.
+    public func nextWakeTime() -> Int64? {
+        var wake = nextSendTime()
+        func earliest(_ time: Int64?) {
+            guard let time else { return }
+            wake = min(wake ?? time, time)
+        }
+        earliest(endTime())
+        var index = waitingHead
+        while index < waiting.count {
+            if let probe = probes[waiting[index]], probe.state == .waiting {
+                earliest(probe.sentMonotonic + configuration.timeoutNanoseconds)
+                break
+            }
+            index += 1
+        }
+        return wake
+    }
+
+    /// From the first probe to the last (iputils' "time NNNms" and its ipg).
+    public var elapsedNanoseconds: Int64 {
+        guard let start = startTime, let last = lastSendTime else { return 0 }
+        return last - start
+    }
+
+    /// Milliseconds from the first probe to the last, rounded as iputils rounds them.
+    public var elapsedMilliseconds: Int64 { (elapsedNanoseconds + 500_000) / 1_000_000 }
+
+    /// iputils' exit rule: a reply, and with both -c and -w, `count` of them.
+    public var succeeded: Bool {
+        guard statistics.received > 0 else { return false }
+        if configuration.deadlineNanoseconds != nil, let count = configuration.count {
+            return statistics.received >= count
+        }
+        return true
+    }
+}
+
+/// The probes of the last full turn of the sequence space, by probe number: a ring that
+/// grows to 65,536 entries at most (older probes can never be matched again), with no
+/// hashing on the per-echo path.
+private struct ProbeTable {
+    private var numbers: [Int] = []
+    private var records: [PingEngine.Probe] = []
+
+    subscript(number: Int) -> PingEngine.Probe? {
+        get {
+            let slot = number & 0xffff
+            return slot < numbers.count && numbers[slot] == number ? records[slot] : nil
+        }
+        set {
+            let slot = number & 0xffff
+            guard let newValue else {
+                if slot < numbers.count && numbers[slot] == number { numbers[slot] = 0 }
+                return
+            }
+            while numbers.count <= slot {
+                numbers.append(0)
+                records.append(newValue)
+            }
+            numbers[slot] = number
+            records[slot] = newValue
+        }
+    }
+}

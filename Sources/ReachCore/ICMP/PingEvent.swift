@@ -1,0 +1,113 @@
+/// What a pinger reports, in order (Apple SimplePing's delegate calls, plus what its
+/// users asked for: per-probe timeouts, late replies, ICMP errors).
+public enum PingEvent: Equatable, Sendable {
+    /// The socket is open and the target resolved (SimplePing didStartWithAddress).
+    case started(PingStart)
+    /// The pinger could not start or stopped on a failure (didFailWithError).
+    case failed(String)
+    /// A probe left (didSendPacket).
+    case sent(sequence: UInt16, bytes: Int)
+    /// sendto refused a probe (didFailToSendPacket); a verdict such as ENETUNREACH or
+    /// EPERM from a firewall, counted as an error.
+    case sendFailed(sequence: UInt16, error: Errno)
+    /// An echo reply to one of our probes (didReceivePingResponsePacket).
+    case reply(PingReply)
+    /// No reply within the per-probe timeout.
+    case timedOut(sequence: UInt16)
+    /// An ICMP error quoting one of our probes: Destination Unreachable, Time Exceeded...
+    case icmpError(PingICMPError)
+    /// The local stack refused a probe after sending (error queue, SO_EE_ORIGIN_LOCAL),
+    /// e.g. EMSGSIZE with the path MTU.
+    case localError(sequence: UInt16, error: Errno, info: UInt32)
+    /// A packet that is not an answer to us (didReceiveUnexpectedPacket).
+    case unexpected(UnexpectedPacket)
+    /// The run is over (count reached, deadline passed, or stopped).
+    case finished(PingStatistics)
+}
+
+public struct PingStart: Equatable, Sendable {
+    public var address: IPAddress
+    /// The echo identifier on the wire (the kernel's choice on a datagram socket).
+    public var identifier: UInt16
+    /// "datagram" or "raw".
+    public var socketKind: ICMPSocketKind
+    public init(address: IPAddress, identifier: UInt16, socketKind: ICMPSocketKind) {
+        self.address = address
+        self.identifier = identifier
+        self.socketKind = socketKind
+    }
+}
+
+/// SOCK_DGRAM (unprivileged, ping_group_range) or SOCK_RAW (CAP_NET_RAW).
+public enum ICMPSocketKind: String, Equatable, Sendable {
+    case datagram
+    case raw
+}
+
+public struct PingReply: Equatable, Sendable {
+    public var sequence: UInt16
+    public var from: IPAddress
+    /// TTL / hop limit of the reply, when the kernel gave it.
+    public var ttl: Int?
+    /// ICMP bytes (header and data), as iputils prints "64 bytes".
+    public var bytes: Int
+    public var roundTripNanoseconds: Int64
+    public var duplicate: Bool
+    /// The reply came after the probe's timeout had been reported.
+    public var late: Bool
+    /// The checksum did not verify (raw IPv4 sockets only; not counted as received).
+    public var corrupted: Bool
+    /// The reply came from an address other than the target.
+    public var differentAddress: Bool
+    /// The reply's data differs from what was sent.
+    public var wrongData: Bool
+    public init(
+        sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTripNanoseconds: Int64,
+        duplicate: Bool = false, late: Bool = false, corrupted: Bool = false,
+        differentAddress: Bool = false, wrongData: Bool = false
+    ) {
+        self.sequence = sequence
+        self.from = from
+        self.ttl = ttl
+        self.bytes = bytes
+        self.roundTripNanoseconds = roundTripNanoseconds
+        self.duplicate = duplicate
+        self.late = late
+        self.corrupted = corrupted
+        self.differentAddress = differentAddress
+        self.wrongData = wrongData
+    }
+}
+
+public struct PingICMPError: Equatable, Sendable {
+    public var sequence: UInt16
+    /// The router or host that sent the error.
+    public var from: IPAddress
+    public var type: ICMPType
+    public var code: UInt8
+    /// The 4 bytes after the checksum (next-hop MTU, parameter pointer).
+    public var info: UInt32
+    /// iputils' words: "Destination Host Unreachable", "Time to live exceeded".
+    public var text: String
+    public init(sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8, info: UInt32, text: String) {
+        self.sequence = sequence
+        self.from = from
+        self.type = type
+        self.code = code
+        self.info = info
+        self.text = text
+    }
+}
+
+public struct UnexpectedPacket: Equatable, Sendable {
+    public var from: IPAddress?
+    public var type: ICMPType?
+    public var code: UInt8?
+    public var reason: String
+    public init(from: IPAddress?, type: ICMPType? = nil, code: UInt8? = nil, reason: String) {
+        self.from = from
+        self.type = type
+        self.code = code
+        self.reason = reason
+    }
+}

@@ -1,0 +1,85 @@
+/// The two clocks a pinger reads: CLOCK_MONOTONIC for scheduling, CLOCK_REALTIME for
+/// the send time that the kernel's receive timestamp (also CLOCK_REALTIME) is taken against.
+public protocol PingClock: AnyObject {
+    var monotonicNanoseconds: Int64 { get }
+    var realtimeNanoseconds: Int64 { get }
+}
+
+/// What a transport hands back while waiting.
+public enum TransportInput: Sendable {
+    case datagram(ReceivedDatagram)
+    case queuedError(QueuedError)
+    /// `interrupt()` was called (Ctrl-C, stop).
+    case interrupted
+}
+
+/// An ICMP socket as the loop uses it. Only `ICMPSocket` makes syscalls; tests use a fake.
+public protocol PingTransport: AnyObject {
+    var kind: ICMPSocketKind { get }
+    /// The identifier replies carry (the kernel's on a datagram socket).
+    var identifier: UInt16 { get }
+    /// Sends one probe; `beforeSend` runs right before sendto (it reads the send time).
+    /// A refusal that is a verdict about the path (no route, a firewall's EPERM, ...) is
+    /// returned; any other failure is thrown.
+    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno?
+    /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC; nil waits for input) passes,
+    /// and hands each input that arrived to `deliver`, in order (none when the time is up).
+    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws
+}
+
+/// Drives a `PingEngine` over a transport and a clock: sends probes when due, feeds in
+/// what arrives, advances time, and hands every event to `handle` in order. The same
+/// loop serves the CLI (on the main thread, for precise timing) and `Pinger` (on its own
+/// thread); a test runs it with a fake transport and a manual clock.
+public struct PingLoop {
+    public var engine: PingEngine
+    public let transport: PingTransport
+    public let clock: PingClock
+
+    public init(engine: PingEngine, transport: PingTransport, clock: PingClock) {
+        self.engine = engine
+        self.transport = transport
+        self.clock = clock
+    }
+
+    /// Runs until the engine finishes; an interruption ends the run with its statistics,
+    /// as iputils does on SIGINT. `engine` holds the statistics afterwards.
+    public mutating func run(_ handle: (PingEvent) -> Void) throws {
+        while !engine.isFinished {
+            let now = clock.monotonicNanoseconds
+            for event in engine.advance(now: now) { handle(event) }
+            if engine.isFinished { break }
+            // After a send, straight to waiting: the reply is what comes next (a probe due at
+            // once makes the wait return at once).
+            if var probe = engine.nextProbe(now: now) { try send(&probe, handle) }
+            // Inputs are handed over one by one, borrowed: no array or copy per echo.
+            try transport.wait(until: engine.nextWakeTime()) { input in
+                switch input {
+                case .datagram(let datagram):
+                    handle(engine.receive(datagram))
+                case .queuedError(let queued):
+                    handle(engine.receive(queued))
+                case .interrupted:
+                    for event in engine.stop() { handle(event) }
+                }
+            }
+        }
+    }
+
+    private mutating func send(_ probe: inout PingEngine.ProbePacket, _ handle: (PingEvent) -> Void) throws {
+        var realtime: Int64 = 0
+        var monotonic: Int64 = 0
+        let clock = self.clock
+        let failure = try transport.send(probe.bytes, to: engine.target) {
+            monotonic = clock.monotonicNanoseconds
+            realtime = clock.realtimeNanoseconds
+        }
+        let event: PingEvent
+        if let failure {
+            event = engine.didFailToSend(probe, error: failure, monotonic: monotonic)
+        } else {
+            event = engine.didSend(probe, realtime: realtime, monotonic: monotonic)
+        }
+        handle(event)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import ReachCore
+import XCTest
+
+@testable import ReachCLI
+
+/// iputils ping's lines, word for word, from events and statistics.
+final class PingRendererTests: XCTestCase {
+    private let target = try! IPAddress.parse("198.18.0.2")
+    private let router = try! IPAddress.parse("198.18.0.1")
+
+    private func renderer(_ text: String = "198.18.0.2", size: Int = 56) -> PingRenderer {
+        PingRenderer(
+            targetText: text, address: try! IPAddress.parse(text.contains(".") || text.contains(":") ? text : "198.18.0.2"),
+            payloadSize: size)
+    }
+
+    private func reply(_ sequence: UInt16, micro: Int64, duplicate: Bool = false, bytes: Int = 64) -> PingEvent {
+        .reply(
+            PingReply(
+                sequence: sequence, from: target, ttl: 64, bytes: bytes, roundTripNanoseconds: micro * 1000 + 321,
+                duplicate: duplicate))
+    }
+
+    func testHeaders() throws {
+        XCTAssertEqual(renderer().header(source: nil), "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data.\n")
+        let v6 = PingRenderer(targetText: "::1", address: try IPAddress.parse("::1"), payloadSize: 56)
+        XCTAssertEqual(v6.header(source: nil), "PING ::1(::1) 56 data bytes\n")
+        XCTAssertEqual(
+            renderer().header(source: (router, "v0")), "PING 198.18.0.2 (198.18.0.2) from 198.18.0.1 v0: 56(84) bytes of data.\n")
+        XCTAssertEqual(
+            renderer(size: 100).header(source: (router, "")), "PING 198.18.0.2 (198.18.0.2) from 198.18.0.1 : 100(128) bytes of data.\n")
+    }
+
+    func testReplyErrorAndDuplicateLines() {
+        let text = renderer()
+        XCTAssertEqual(text.text(reply(1, micro: 401), realtime: 0), "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.401 ms\n")
+        XCTAssertEqual(
+            text.text(reply(1, micro: 402, duplicate: true), realtime: 0),
+            "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.402 ms (DUP!)\n")
+        let error = PingICMPError(
+            sequence: 2, from: router, type: ICMPv4.destinationUnreachable, code: 1, info: 0,
+            text: "Destination Host Unreachable")
+        XCTAssertEqual(text.text(.icmpError(error), realtime: 0), "From 198.18.0.1 icmp_seq=2 Destination Host Unreachable\n")
+        XCTAssertEqual(text.text(.timedOut(sequence: 3), realtime: 0), "", "iputils prints nothing for a timeout")
+        XCTAssertEqual(text.text(reply(4, micro: 1, bytes: 20), realtime: 0), "20 bytes from 198.18.0.2: icmp_seq=4 ttl=64 (truncated)\n")
+    }
+
+    func testNameTargetsAndTimestamps() throws {
+        let named = PingRenderer(targetText: "gateway.test", address: target, payloadSize: 56, showsTimestamps: true)
+        XCTAssertEqual(
+            named.text(reply(1, micro: 61), realtime: 1_700_000_000_123_456_789),
+            "[1700000000.123456] 64 bytes from gateway.test (198.18.0.2): icmp_seq=1 ttl=64 time=0.061 ms\n")
+    }
+
+    func testSmallPayloadsHaveNoTimesAsInIputils() {
+        let small = renderer(size: 8)
+        XCTAssertEqual(small.text(reply(1, micro: 61, bytes: 16), realtime: 0), "16 bytes from 198.18.0.2: icmp_seq=1 ttl=64\n")
+    }
+
+    func testOutstandingAndFlood() {
+        let outstanding = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, reportsOutstanding: true)
+        XCTAssertEqual(outstanding.text(.sent(sequence: 1, bytes: 64), realtime: 0), "")
+        XCTAssertEqual(outstanding.text(.sent(sequence: 2, bytes: 64), realtime: 0), "no answer yet for icmp_seq=1\n")
+        _ = outstanding.text(reply(2, micro: 50), realtime: 0)
+        XCTAssertEqual(outstanding.text(.sent(sequence: 3, bytes: 64), realtime: 0), "", "2 was answered")
+        let flood = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, flood: true)
+        XCTAssertEqual(flood.text(.sent(sequence: 1, bytes: 64), realtime: 0), ".")
+        XCTAssertEqual(flood.text(reply(1, micro: 5), realtime: 0), "\u{8} \u{8}")
+    }
+
+    func testReplyTimesRoundAsIputils() {
+        XCTAssertEqual(PingRenderer.milliseconds(401), "0.401 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(1234), "1.23 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(1005), "1.01 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(12_345), "12.3 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(99_949), "99.9 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(99_950), "100 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(123_456), "123 ms")
+    }
+
+    func testLossIsPrintedWithPercentG() {
+        XCTAssertEqual(PingRenderer.shortest(Double(Float(100.0 / 3))), "33.3333")
+        XCTAssertEqual(PingRenderer.shortest(0), "0")
+        XCTAssertEqual(PingRenderer.shortest(100), "100")
+        XCTAssertEqual(PingRenderer.shortest(Double(Float(100.0 / 101))), "0.990099")
+        // Against C's printf for the losses iputils can print (100 × lost / sent, as a float).
+        // Floats, as iputils' loss is: exact ties and near-ties at the sixth digit included.
+        var values: [Double] = [1e-5, 1.5e-5, 0.0001, 123456.5, 999999.5, 1e6, 2.5e7, 0.5, 99.99995, 12.34565, 0.1234565]
+            .map { Double(Float($0)) }
+        for sent in [1, 2, 3, 6, 7, 9, 11, 13, 17, 99, 101, 997, 1000, 65537, 1_000_003, 10_000_019] {
+            for lost in [0, 1, 2, sent / 3, sent / 2, sent - 1, sent] where lost <= sent {
+                values.append(Double(Float(Double(lost) * 100.0 / Double(sent))))
+            }
+        }
+        for value in values {
+            XCTAssertEqual(PingRenderer.shortest(value), String(format: "%g", value), "\(value)")
+        }
+    }
+
+    func testStatisticsBlock() {
+        var engine = PingEngine(
+            target: target, identifier: 1, configuration: PingConfiguration(count: 3, intervalNanoseconds: 200_000_000))
+        var now: Int64 = 0
+        for (sequence, micro) in [(UInt16(1), Int64(401)), (2, 61)] {
+            let probe = engine.nextProbe(now: now)!
+            _ = engine.didSend(probe, realtime: now, monotonic: now)
+            var bytes = probe.bytes
+            bytes[0] = 0
+            bytes[2] = 0
+            bytes[3] = 0
+            let sum = ICMPCodec.checksum(bytes[...])
+            bytes[2] = UInt8(sum >> 8)
+            bytes[3] = UInt8(sum & 0xff)
+            let arrival = now + micro * 1000
+            _ = engine.receive(
+                ReceivedDatagram(
+                    bytes: bytes, from: target, ttl: 64, kernelTimestamp: arrival, monotonicTime: arrival,
+                    includesIPHeader: false))
+            XCTAssertEqual(sequence, probe.sequence)
+            now += 200_000_000
+        }
+        let third = engine.nextProbe(now: now)!
+        _ = engine.didSend(third, realtime: now, monotonic: now)
+        _ = engine.receive(
+            QueuedError(
+                origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: router,
+                originalPacket: third.bytes))
+        XCTAssertEqual(
+            renderer().statistics(engine, intervalIsZero: false),
+            """
+
+            --- 198.18.0.2 ping statistics ---
+            3 packets transmitted, 2 received, +1 errors, 33.3333% packet loss, time 400ms
+            rtt min/avg/max/mdev = 0.061/0.231/0.401/0.170 ms
+
+            """)
+    }
+
+    func testJSONEventsCarryTheSchema() throws {
+        let text = renderer().json(reply(7, micro: 401))!.serialized()
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(object["schema"] as? Int, 1)
+        XCTAssertEqual(object["command"] as? String, "ping")
+        XCTAssertEqual(object["event"] as? String, "reply")
+        XCTAssertEqual(object["seq"] as? Int, 7)
+        XCTAssertEqual(object["rtt_ms"] as? Double, 0.401321)
+        XCTAssertEqual(object["duplicate"] as? Bool, false)
+        XCTAssertNil(renderer().json(.finished(PingStatistics())), "the summary is its own object")
+    }
+}

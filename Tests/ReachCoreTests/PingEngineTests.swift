@@ -1,0 +1,350 @@
+import XCTest
+@testable import ReachCore
+
+/// A clock the test moves by hand.
+final class ManualClock: PingClock {
+    var monotonicNanoseconds: Int64 = 1_000_000_000
+    /// CLOCK_REALTIME runs `realtimeOffset` ahead of the monotonic clock (a step changes it).
+    var realtimeOffset: Int64 = 1_700_000_000_000_000_000
+    var realtimeNanoseconds: Int64 { monotonicNanoseconds + realtimeOffset }
+}
+
+/// A transport that answers probes as a script says, on the manual clock.
+final class FakeTransport: PingTransport {
+    let kind: ICMPSocketKind
+    let identifier: UInt16
+    let clock: ManualClock
+    /// Called for each probe sent (sequence, packet, send time); returns what arrives and when.
+    var answer: (UInt16, [UInt8], Int64) -> [(delay: Int64, input: TransportInput)] = { _, _, _ in [] }
+    var refuse: (UInt16) -> Errno? = { _ in nil }
+    private(set) var sent: [(sequence: UInt16, time: Int64)] = []
+    private var scheduled: [(time: Int64, input: TransportInput)] = []
+
+    init(kind: ICMPSocketKind = .datagram, identifier: UInt16 = 0x4242, clock: ManualClock) {
+        self.kind = kind
+        self.identifier = identifier
+        self.clock = clock
+    }
+
+    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
+        beforeSend()
+        let sequence = UInt16(packet[6]) << 8 | UInt16(packet[7])
+        if let error = refuse(sequence) { return error }
+        sent.append((sequence, clock.monotonicNanoseconds))
+        for (delay, input) in answer(sequence, packet, clock.monotonicNanoseconds) {
+            schedule(input, at: clock.monotonicNanoseconds + delay)
+        }
+        return nil
+    }
+
+    func schedule(_ input: TransportInput, at time: Int64) {
+        scheduled.append((time, input))
+        scheduled.sort { $0.time < $1.time }
+    }
+
+    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
+        guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
+            guard let deadline else { throw SystemCallError("wait", .invalidArgument) } // would block forever
+            clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
+            return
+        }
+        clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, next.time)
+        let due = scheduled.prefix { $0.time <= clock.monotonicNanoseconds }
+        scheduled.removeFirst(due.count)
+        let inputs = due.map { input -> TransportInput in
+            // The kernel stamps a datagram when it arrives: fill in the times of delivery.
+            guard case .datagram(var datagram) = input.input else { return input.input }
+            datagram.monotonicTime = clock.monotonicNanoseconds
+            if datagram.kernelTimestamp == 0 { datagram.kernelTimestamp = input.time + clock.realtimeOffset }
+            return .datagram(datagram)
+        }
+        inputs.forEach(deliver)
+    }
+}
+
+final class PingEngineTests: XCTestCase {
+    let target = try! IPAddress.parse("198.18.0.2")
+    let router = try! IPAddress.parse("198.18.0.1")
+    let ms: Int64 = 1_000_000
+
+    /// The echo reply a datagram socket would deliver for `packet`.
+    func reply(to packet: [UInt8], from: IPAddress? = nil, identifier: UInt16? = nil, sequence: UInt16? = nil) -> TransportInput {
+        var bytes = packet
+        bytes[0] = 0
+        if let identifier {
+            bytes[4] = UInt8(identifier >> 8)
+            bytes[5] = UInt8(identifier & 0xff)
+        }
+        if let sequence {
+            bytes[6] = UInt8(sequence >> 8)
+            bytes[7] = UInt8(sequence & 0xff)
+        }
+        bytes[2] = 0
+        bytes[3] = 0
+        let sum = ICMPCodec.checksum(bytes[...])
+        bytes[2] = UInt8(sum >> 8)
+        bytes[3] = UInt8(sum & 0xff)
+        return .datagram(
+            ReceivedDatagram(
+                bytes: bytes, from: from ?? target, ttl: 64, kernelTimestamp: 0,
+                monotonicTime: 0, includesIPHeader: false))
+    }
+
+    func run(_ configuration: PingConfiguration, transport: FakeTransport, clock: ManualClock) throws -> ([PingEvent], PingEngine) {
+        var loop = PingLoop(
+            engine: PingEngine(target: target, identifier: transport.identifier, configuration: configuration),
+            transport: transport, clock: clock)
+        var events: [PingEvent] = []
+        try loop.run { events.append($0) }
+        return (events, loop.engine)
+    }
+
+    func replies(_ events: [PingEvent]) -> [PingReply] {
+        events.compactMap { if case .reply(let reply) = $0 { reply } else { nil } }
+    }
+
+    func testThreeRepliesInOrderWithKernelTimes() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] sequence, packet, _ in [(Int64(sequence) * 100_000, reply(to: packet))] }
+        let (events, engine) = try run(PingConfiguration(count: 3), transport: transport, clock: clock)
+        XCTAssertEqual(events.count, 7)
+        XCTAssertEqual(events[0], .sent(sequence: 1, bytes: 64))
+        XCTAssertEqual(replies(events).map(\.sequence), [1, 2, 3], "sequence numbers start at 1")
+        XCTAssertEqual(replies(events).map(\.roundTripNanoseconds), [100_000, 200_000, 300_000])
+        XCTAssertEqual(transport.sent.map(\.time), [1_000 * ms, 2_000 * ms, 3_000 * ms], "one interval apart")
+        XCTAssertEqual(engine.statistics.received, 3)
+        XCTAssertEqual(engine.elapsedMilliseconds, 2000)
+        XCTAssertTrue(engine.succeeded)
+        guard case .finished(let statistics) = events.last else { return XCTFail("no finish") }
+        XCTAssertEqual(statistics.averageMicroseconds, 200)
+    }
+
+    func testPerProbeTimeoutThenLateReply() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        // Probe 1 is answered after 1.5 s, past its 1 s timeout; probe 2 at once.
+        transport.answer = { [self] sequence, packet, _ in [(sequence == 1 ? 1500 * ms : ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: 3, timeoutNanoseconds: 1000 * ms)
+        let (events, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 1) }.count, 1)
+        let timeoutIndex = events.firstIndex(of: .timedOut(sequence: 1))!
+        let late = replies(events).first { $0.sequence == 1 }!
+        XCTAssertTrue(late.late, "a reply after its timeout is reported as late, not dropped")
+        XCTAssertGreaterThan(events.firstIndex(of: .reply(late))!, timeoutIndex)
+        XCTAssertEqual(engine.statistics.received, 3, "iputils counts a late reply as received")
+    }
+
+    func testNoReplyTimesOutEveryProbeAndFails() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 200 * ms, timeoutNanoseconds: 1000 * ms)
+        let (events, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(
+            events.filter { if case .timedOut = $0 { true } else { false } },
+            [.timedOut(sequence: 1), .timedOut(sequence: 2), .timedOut(sequence: 3)])
+        XCTAssertEqual(clock.monotonicNanoseconds, 1_000 * ms + 400 * ms + 1000 * ms, "ends when the last probe times out")
+        XCTAssertFalse(engine.succeeded)
+        XCTAssertEqual(engine.statistics.lossPercent, 100)
+    }
+
+    func testDuplicateReplies() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet)), (2 * ms, reply(to: packet))] }
+        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        // The run ends at the second reply (count reached, as iputils): its duplicate is not waited for.
+        XCTAssertEqual(replies(events).map(\.duplicate), [false, true, false])
+        XCTAssertEqual(engine.statistics.received, 2)
+        XCTAssertEqual(engine.statistics.duplicates, 1)
+        XCTAssertEqual(engine.statistics.timed, 3, "iputils times duplicates too")
+    }
+
+    func testForeignAndUnsentRepliesAreUnexpected() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(kind: .raw, clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            [
+                (ms, reply(to: packet, identifier: 0x9999)), // another process's pinger
+                (2 * ms, reply(to: packet, sequence: 77)), // a sequence never sent
+                (3 * ms, reply(to: packet)),
+            ]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
+        let unexpected = events.filter { if case .unexpected = $0 { true } else { false } }
+        XCTAssertEqual(unexpected.count, 2)
+        XCTAssertEqual(engine.statistics.received, 1)
+        XCTAssertEqual(engine.statistics.duplicates, 0)
+    }
+
+    func testQueuedICMPErrorsCountAsErrors() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            [
+                (
+                    ms,
+                    .queuedError(
+                        QueuedError(
+                            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
+                            offender: router, originalPacket: packet))
+                )
+            ]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
+        XCTAssertEqual(errors.map(\.sequence), [1, 2])
+        XCTAssertEqual(errors.first?.from, router)
+        XCTAssertEqual(errors.first?.text, "Destination Host Unreachable")
+        XCTAssertEqual(engine.statistics.errors, 2)
+        XCTAssertFalse(events.contains { if case .timedOut = $0 { true } else { false } }, "an errored probe does not also time out")
+        XCTAssertFalse(engine.succeeded)
+    }
+
+    func testRawSocketErrorQuotingOurProbe() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(kind: .raw, clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            // Time exceeded from the router, IPv4 header included, quoting our probe.
+            let quoted: [UInt8] = [0x45, 0, 0, 84, 0, 0, 0, 0, 1, 1, 0, 0, 198, 18, 0, 9] + target.bytes
+            var datagram: [UInt8] = [0x45, 0, 0, 56, 0, 0, 0, 0, 64, 1, 0, 0] + router.bytes + [198, 18, 0, 9]
+            datagram += [11, 0, 0, 0, 0, 0, 0, 0] + quoted + packet.prefix(8)
+            return [
+                (
+                    ms,
+                    .datagram(
+                        ReceivedDatagram(
+                            bytes: datagram, from: router, ttl: nil, kernelTimestamp: 0,
+                            monotonicTime: 0, includesIPHeader: true))
+                )
+            ]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
+        let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
+        XCTAssertEqual(errors.map(\.text), ["Time to live exceeded"])
+        XCTAssertEqual(engine.statistics.errors, 1)
+    }
+
+    func testSendFailureIsCountedAsErrorNotFailure() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.refuse = { $0 == 1 ? .networkUnreachable : nil }
+        transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
+        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        XCTAssertEqual(events.first, .sendFailed(sequence: 1, error: .networkUnreachable))
+        XCTAssertEqual(engine.statistics.transmitted, 2)
+        XCTAssertEqual(engine.statistics.errors, 1)
+        XCTAssertEqual(engine.statistics.received, 1)
+    }
+
+    func testClockStepFallsBackToMonotonicTime() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            // The wall clock jumps back an hour between send and receive.
+            clock.realtimeOffset -= 3_600_000 * ms
+            return [(2 * ms, reply(to: packet))]
+        }
+        let (events, _) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
+        XCTAssertEqual(replies(events).first?.roundTripNanoseconds, 2 * ms)
+    }
+
+    func testSequenceWrapAcceptsOnlyTheLast120() {
+        var engine = PingEngine(target: target, identifier: 1, configuration: PingConfiguration(intervalNanoseconds: 0))
+        var now: Int64 = 0
+        for _ in 0..<65_540 {
+            let probe = engine.nextProbe(now: now) ?? engine.nextProbe(now: now + 20 * ms)!
+            now += 20 * ms
+            _ = engine.didSend(probe, realtime: now, monotonic: now)
+        }
+        XCTAssertEqual(engine.nextSequenceNumber, 5)
+        XCTAssertTrue(engine.nextSequenceNumberHasWrapped)
+        // Probe 65,536 had sequence 0, probe 65,540 sequence 4.
+        XCTAssertEqual(PingEngine.sequence(ofProbe: 65_536), 0)
+        XCTAssertEqual(engine.probeNumber(forSequence: 4), 65_540)
+        XCTAssertEqual(engine.probeNumber(forSequence: 0), 65_536)
+        XCTAssertEqual(engine.probeNumber(forSequence: UInt16(65_536 - 115)), 65_421, "the last 120 are accepted")
+        XCTAssertNil(engine.probeNumber(forSequence: 5), "not sent since the wrap")
+        XCTAssertNil(engine.probeNumber(forSequence: 1000), "65,536 probes ago: too old")
+    }
+
+    func testBeforeTheWrapAnySentSequenceIsAccepted() {
+        var engine = PingEngine(target: target, identifier: 1, configuration: PingConfiguration())
+        for index in 0..<300 {
+            let probe = engine.nextProbe(now: Int64(index) * 1_000 * ms)!
+            _ = engine.didSend(probe, realtime: 0, monotonic: Int64(index) * 1_000 * ms)
+        }
+        XCTAssertEqual(engine.nextSequenceNumber, 301)
+        XCTAssertFalse(engine.nextSequenceNumberHasWrapped)
+        XCTAssertEqual(engine.probeNumber(forSequence: 1), 1)
+        XCTAssertEqual(engine.probeNumber(forSequence: 300), 300)
+        XCTAssertNil(engine.probeNumber(forSequence: 0))
+        XCTAssertNil(engine.probeNumber(forSequence: 301))
+    }
+
+    func testDeadlineWithCountKeepsProbingUntilCountReplies() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        // Odd probes are lost; with -c 2 -w 10 iputils sends until 2 replies came.
+        transport.answer = { [self] sequence, packet, _ in sequence % 2 == 1 ? [] : [(ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: 2, intervalNanoseconds: 100 * ms, deadlineNanoseconds: 10_000 * ms)
+        let (_, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(engine.statistics.received, 2)
+        XCTAssertEqual(engine.statistics.transmitted, 4)
+        XCTAssertTrue(engine.succeeded)
+    }
+
+    func testDeadlineEndsTheRun() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        let configuration = PingConfiguration(count: 5, intervalNanoseconds: 1000 * ms, deadlineNanoseconds: 2500 * ms)
+        let start = clock.monotonicNanoseconds
+        let (events, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(clock.monotonicNanoseconds - start, 2500 * ms)
+        XCTAssertEqual(engine.statistics.transmitted, 3)
+        XCTAssertEqual(
+            events.filter { if case .timedOut = $0 { true } else { false } }.count, 3,
+            "probes outstanding at the deadline are reported timed out")
+        XCTAssertFalse(engine.succeeded)
+    }
+
+    func testEndsTwiceTheLongestRoundTripAfterTheLastProbe() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] sequence, packet, _ in sequence == 3 ? [] : [(5 * ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 200 * ms)
+        let (_, engine) = try run(configuration, transport: transport, clock: clock)
+        // iputils schedule_exit: max(2 × tmax, interval) after the last probe.
+        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 200 * ms)
+        XCTAssertEqual(engine.statistics.received, 2)
+    }
+
+    func testFloodPacingSendsWhenAnswered() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in [(Int64(50_000), reply(to: packet))] }
+        let (_, engine) = try run(PingConfiguration(count: 100, intervalNanoseconds: 0), transport: transport, clock: clock)
+        XCTAssertEqual(engine.statistics.received, 100)
+        XCTAssertEqual(transport.sent.last!.time - transport.sent.first!.time, 99 * 50_000, "each probe right after the reply")
+    }
+
+    func testFloodPacingWithoutRepliesIs100PerSecond() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        let configuration = PingConfiguration(count: 5, intervalNanoseconds: 0, timeoutNanoseconds: 1000 * ms)
+        _ = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(transport.sent.map { $0.time - transport.sent[0].time }, [Int64(0), 10, 20, 30, 40].map { $0 * ms })
+    }
+
+    func testStopReportsOutstandingAndFinishes() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] sequence, packet, _ in
+            sequence == 2 ? [(10 * ms, .interrupted)] : [(ms, reply(to: packet))]
+        }
+        let (events, engine) = try run(PingConfiguration(), transport: transport, clock: clock)
+        XCTAssertEqual(Array(events.suffix(2)), [.timedOut(sequence: 2), .finished(engine.statistics)])
+        XCTAssertEqual(engine.statistics.transmitted, 2)
+        XCTAssertTrue(engine.succeeded)
+    }
+}
