@@ -22,6 +22,7 @@ sanitize="-sanitize=fuzzer,address"
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
     "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetParser.swift Sources/ReachCLI/UsageError.swift|512"
+    "icmp|ICMPFuzzTarget.swift||2048"
 )
 selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}
 
