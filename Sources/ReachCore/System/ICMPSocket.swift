@@ -360,57 +360,6 @@ public final class SystemClock: PingClock {
     public var realtimeNanoseconds: Int64 { System.clockNanoseconds(CLOCK_REALTIME) }
 }
 
-/// sockaddr_in / sockaddr_in6 to and from `IPAddress`.
-enum SocketAddress {
-    static func with<T>(_ address: IPAddress, _ body: (UnsafePointer<sockaddr>, socklen_t) throws -> T) rethrows -> T {
-        switch address.family {
-        case .ipv4:
-            var sin = sockaddr_in()
-            sin.sin_family = sa_family_t(AF_INET)
-            withUnsafeMutableBytes(of: &sin.sin_addr) { $0.copyBytes(from: address.bytes) }
-            return try withUnsafePointer(to: &sin) {
-                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-        case .ipv6:
-            var sin6 = sockaddr_in6()
-            sin6.sin6_family = sa_family_t(AF_INET6)
-            sin6.sin6_scope_id = address.scopeID
-            withUnsafeMutableBytes(of: &sin6.sin6_addr) { $0.copyBytes(from: address.bytes) }
-            return try withUnsafePointer(to: &sin6) {
-                try $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { try body($0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
-            }
-        }
-    }
-
-    static func address(of storage: sockaddr_storage) -> IPAddress? {
-        withUnsafeBytes(of: storage) { address(at: $0.baseAddress!, length: $0.count) }
-    }
-
-    static func address(at pointer: UnsafeRawPointer, length: Int) -> IPAddress? {
-        guard length >= 2 else { return nil }
-        let family = Int32(pointer.loadUnaligned(as: sa_family_t.self))
-        if family == AF_INET, length >= MemoryLayout<sockaddr_in>.size {
-            let sin = pointer.loadUnaligned(as: sockaddr_in.self)
-            return withUnsafeBytes(of: sin.sin_addr) { IPAddress(family: .ipv4, bytes: Array($0)) }
-        }
-        if family == AF_INET6, length >= MemoryLayout<sockaddr_in6>.size {
-            let sin6 = pointer.loadUnaligned(as: sockaddr_in6.self)
-            let scope = sin6.sin6_scope_id
-            return withUnsafeBytes(of: sin6.sin6_addr) {
-                IPAddress(family: .ipv6, bytes: Array($0), scopeID: scope, zone: scope == 0 ? nil : System.interfaceName(index: scope))
-            }
-        }
-        return nil
-    }
-
-    static func port(of storage: sockaddr_storage) -> UInt16 {
-        withUnsafeBytes(of: storage) { raw in
-            // sin_port and sin6_port sit at the same offset, in network order.
-            UInt16(raw[2]) << 8 | UInt16(raw[3])
-        }
-    }
-}
-
 extension ICMPSocketOptions {
     /// The index of a network interface, nil when there is none by that name.
     public static func interfaceIndex(named name: String) -> UInt32? {

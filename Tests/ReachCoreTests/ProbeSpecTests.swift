@@ -1,0 +1,48 @@
+import XCTest
+@testable import ReachCore
+
+final class ProbeSpecTests: XCTestCase {
+    func testTheThreeForms() throws {
+        XCTAssertEqual(try ProbeSpec.parse("icmp:198.18.1.2"), .icmp(host: "198.18.1.2"))
+        XCTAssertEqual(try ProbeSpec.parse("tcp:198.18.1.2:443"), .tcp(host: "198.18.1.2", port: 443))
+        XCTAssertEqual(try ProbeSpec.parse("tcp:[2001:db8::1]:443"), .tcp(host: "2001:db8::1", port: 443))
+        XCTAssertEqual(try ProbeSpec.parse("tcp:example.test:80"), .tcp(host: "example.test", port: 80))
+        XCTAssertEqual(try ProbeSpec.parse("http://198.18.1.2/generate_204"),
+                       .http(host: "198.18.1.2", port: 80, path: "/generate_204"))
+        XCTAssertEqual(try ProbeSpec.parse("http://[2001:db8::1]:8080/x?y=1"),
+                       .http(host: "2001:db8::1", port: 8080, path: "/x?y=1"))
+        XCTAssertEqual(try ProbeSpec.parse("http://portal.test"), .http(host: "portal.test", port: 80, path: "/"))
+        XCTAssertEqual(try ProbeSpec.parse("HTTP://h.test/"), .http(host: "h.test", port: 80, path: "/"))
+    }
+
+    func testDescriptionRoundTrips() throws {
+        for text in ["icmp:198.18.1.2", "tcp:[2001:db8::1]:443", "http://198.18.1.2/generate_204", "http://h.test:8080/p"] {
+            XCTAssertEqual(try ProbeSpec.parse(text).description, text)
+        }
+    }
+
+    func testMalformedSpecsAreRefusedWithTheirReason() {
+        let cases: [(String, ProbeSpec.ParseError)] = [
+            ("icmp:", .missingHost("icmp:")),
+            ("tcp:host", .missingPort("tcp:host")),
+            ("tcp:host:", .missingPort("tcp:host:")),
+            ("tcp:host:99999", .badPort("tcp:host:99999")),
+            ("tcp:host:0", .badPort("tcp:host:0")),
+            ("tcp:host:-1", .badPort("tcp:host:-1")),
+            ("tcp:2001:db8::1:443", .badHost("tcp:2001:db8::1:443")),
+            ("tcp:[2001:db8::1:443", .badHost("tcp:[2001:db8::1:443")),
+            ("ftp://x", .unknownForm("ftp://x")),
+            ("https://x/", .httpsRefused("https://x/")),
+            ("http://", .missingHost("http://")),
+            ("http://:80/", .missingHost("http://:80/")),
+            ("http://a b/", .badHost("http://a b/")),
+            ("", .unknownForm("")),
+            ("x", .unknownForm("x")),
+        ]
+        for (text, expected) in cases {
+            XCTAssertThrowsError(try ProbeSpec.parse(text), text) { error in
+                XCTAssertEqual(error as? ProbeSpec.ParseError, expected, text)
+            }
+        }
+    }
+}
