@@ -38,6 +38,13 @@ final class ProbeSpecTests: XCTestCase {
             ("http://a b/", .badHost("http://a b/")),
             ("", .unknownForm("")),
             ("x", .unknownForm("x")),
+            // Found by `make fuzz` (probe-spec): accepted with host "[0[001", printed back
+            // without brackets as a spec that no longer parsed.
+            ("http://[[0[001]:880/l", .badHost("http://[[0[001]:880/l")),
+            ("tcp:[db.test]:80", .badHost("tcp:[db.test]:80")),
+            ("icmp:[2001:db8::1]", .badHost("icmp:[2001:db8::1]")),
+            ("tcp:db]test:80", .badHost("tcp:db]test:80")),
+            ("tcp:[db.test:80", .badHost("tcp:[db.test:80")),
         ]
         for (text, expected) in cases {
             XCTAssertThrowsError(try ProbeSpec.parse(text), text) { error in

@@ -56,6 +56,8 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { throw .badHost(original) }
             host = text[text.index(after: text.startIndex)..<close]
+            // Brackets are for IPv6 literals only: "[db.test]" would print back without them.
+            guard host.contains(":") else { throw .badHost(original) }
             let after = text[text.index(after: close)...]
             if !after.isEmpty {
                 guard after.hasPrefix(":") else { throw .badHost(original) }
@@ -79,6 +81,8 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
 
     private static func checkHost(_ host: String, in original: String) throws(ParseError) {
         guard !host.isEmpty else { throw .missingHost(original) }
+        // A bracket left in a host ("[[::1]", "icmp:[::1]") is no name and no literal.
+        guard !host.contains(where: { $0 == "[" || $0 == "]" }) else { throw .badHost(original) }
         do { try HostName.validate(host) } catch { throw .badHost(original) }
     }
 
