@@ -43,6 +43,21 @@ final class HTTPResponseTests: XCTestCase {
         XCTAssertEqual(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"), .malformed("bad chunked body"))
     }
 
+    /// A hostile server's chunk size near Int.max trapped on `start + size + 2` (found while
+    /// writing the http fuzz target, reproduced with it).
+    func testHugeChunkSizeNeverTraps() {
+        for size in ["7fffffffffffffff", "7ffffffffffffffe", "7ffffffffffffffd", "ffffffffffffffff"] {
+            let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nabc"
+            let progress = parse(head)
+            XCTAssertTrue(progress == .incomplete || progress == .malformed("bad chunked body"), "\(size): \(progress)")
+            guard case .complete(let response) = parse(head, closed: true) else {
+                XCTAssertEqual(parse(head, closed: true), .malformed("bad chunked body"), size)
+                continue
+            }
+            XCTAssertEqual(response.body, Array("abc".utf8), size)
+        }
+    }
+
     func testBodyIsCappedAt64KiB() {
         let big = String(repeating: "a", count: 70_000)
         let response = complete("HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + big)

@@ -94,10 +94,12 @@ public struct HTTPResponse: Equatable, Sendable {
             guard let size = Int(String(sizeText).trimmingWhitespace(), radix: 16), size >= 0 else { return nil }
             if size == 0 { return (body, true) }
             let start = lineEnd + 2
-            let available = min(size, bytes.count - start)
+            let remaining = bytes.count - start
+            let available = min(size, remaining)
             if available > 0 { body += bytes[start..<start + available] }
             if body.count >= bodyLimit { return (body, true) }
-            guard start + size + 2 <= bytes.count else { return (body, false) }
+            // Compared without adding to `size`: a size of 7fffffffffffffff overflowed `start + size + 2`.
+            guard remaining >= 2, size <= remaining - 2 else { return (body, false) }
             index = start + size + 2
         }
     }
