@@ -23,6 +23,8 @@ targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
     "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetParser.swift Sources/ReachCLI/UsageError.swift|512"
     "icmp|ICMPFuzzTarget.swift||2048"
+    "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/TargetParser.swift Sources/ReachCLI/UsageError.swift|512"
+    "http|HTTPFuzzTarget.swift||8192"
 )
 selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}
 
@@ -73,7 +75,9 @@ for name in $selected; do
     echo "fuzz: running fuzz-$name (${limit[*]}), log in $log"
     start=$(date +%s)
     status=0
-    "$out/fuzz-$name" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="${length[$name]}" \
+    dictionary=()
+    [[ -f Fuzz/$name.dict ]] && dictionary=(-dict="Fuzz/$name.dict")
+    "$out/fuzz-$name" "${limit[@]}" "${dictionary[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="${length[$name]}" \
         -print_final_stats=1 -artifact_prefix="$out/artifacts/$name-" \
         "$out/corpus/$name" "Fuzz/corpus/$name" > "$log" 2>&1 || status=$?
     elapsed=$(( $(date +%s) - start ))
