@@ -58,6 +58,21 @@ final class HTTPResponseTests: XCTestCase {
         }
     }
 
+    /// An endless response (a chunk-size line that never ends, one-byte chunks behind long
+    /// extensions) is refused after 1 MiB instead of being kept and reparsed until the timeout.
+    func testEndlessChunkedResponsesAreRefusedAfterOneMiB() {
+        let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let endlessSize = head + String(repeating: "0", count: HTTPResponse.responseLimit)
+        XCTAssertEqual(parse(endlessSize), .malformed("no end after 1048576 bytes"))
+        XCTAssertEqual(parse(String(endlessSize.dropLast(head.utf8.count + 1))), .incomplete)
+        let chunk = "1;" + String(repeating: "e", count: 1000) + "\r\nx\r\n"
+        let extensions = head + String(repeating: chunk, count: HTTPResponse.responseLimit / chunk.utf8.count + 1)
+        XCTAssertEqual(parse(extensions), .malformed("no end after 1048576 bytes"))
+        // A finished response longer than the limit is still a response.
+        guard case .complete(let response) = parse(extensions + "0\r\n\r\n") else { return XCTFail("not complete") }
+        XCTAssertEqual(response.body.count, HTTPResponse.responseLimit / chunk.utf8.count + 1)
+    }
+
     func testBodyIsCappedAt64KiB() {
         let big = String(repeating: "a", count: 70_000)
         let response = complete("HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + big)
