@@ -70,12 +70,6 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
     }
 }
 
-/// Bad input found after parsing: a literal that is no address, a name that can be no name.
-struct UsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
-}
-
 /// An operation the process may not do (no ICMP permission).
 public struct PermissionError: Error {
     public var message: String

@@ -8,7 +8,8 @@ struct ProbeOptions: ParsableArguments {
         valueName: "spec"))
     var specs: [String] = []
 
-    @Option(name: .long, help: "Bound on each probe: 5, 1.5s, 300ms.")
+    // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Bound on each probe: 5, 1.5s, 300ms.", valueName: "duration"))
     var probeTimeout: String = "5s"
 
     @Option(name: .long, help: "Text the body of an HTTP 200 must contain to pass.")

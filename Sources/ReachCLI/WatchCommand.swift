@@ -27,22 +27,27 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
     var until: String?
 
+    // The values parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
     var timeout: String?
 
-    @Option(name: .long, help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
     var settle: String = "0"
 
-    @Option(name: .long, help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
     var count: Int?
 
     @Option(name: .long, help: "Count a path as reachable only through this link.")
     var interface: String?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
     var resolveInterval: String = "60s"
 

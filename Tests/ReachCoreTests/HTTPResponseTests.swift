@@ -43,6 +43,36 @@ final class HTTPResponseTests: XCTestCase {
         XCTAssertEqual(parse("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"), .malformed("bad chunked body"))
     }
 
+    /// A hostile server's chunk size near Int.max trapped on `start + size + 2` (found while
+    /// writing the http fuzz target, reproduced with it).
+    func testHugeChunkSizeNeverTraps() {
+        for size in ["7fffffffffffffff", "7ffffffffffffffe", "7ffffffffffffffd", "ffffffffffffffff"] {
+            let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(size)\r\nabc"
+            let progress = parse(head)
+            XCTAssertTrue(progress == .incomplete || progress == .malformed("bad chunked body"), "\(size): \(progress)")
+            guard case .complete(let response) = parse(head, closed: true) else {
+                XCTAssertEqual(parse(head, closed: true), .malformed("bad chunked body"), size)
+                continue
+            }
+            XCTAssertEqual(response.body, Array("abc".utf8), size)
+        }
+    }
+
+    /// An endless response (a chunk-size line that never ends, one-byte chunks behind long
+    /// extensions) is refused after 1 MiB instead of being kept and reparsed until the timeout.
+    func testEndlessChunkedResponsesAreRefusedAfterOneMiB() {
+        let head = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+        let endlessSize = head + String(repeating: "0", count: HTTPResponse.responseLimit)
+        XCTAssertEqual(parse(endlessSize), .malformed("no end after 1048576 bytes"))
+        XCTAssertEqual(parse(String(endlessSize.dropLast(head.utf8.count + 1))), .incomplete)
+        let chunk = "1;" + String(repeating: "e", count: 1000) + "\r\nx\r\n"
+        let extensions = head + String(repeating: chunk, count: HTTPResponse.responseLimit / chunk.utf8.count + 1)
+        XCTAssertEqual(parse(extensions), .malformed("no end after 1048576 bytes"))
+        // A finished response longer than the limit is still a response.
+        guard case .complete(let response) = parse(extensions + "0\r\n\r\n") else { return XCTFail("not complete") }
+        XCTAssertEqual(response.body.count, HTTPResponse.responseLimit / chunk.utf8.count + 1)
+    }
+
     func testBodyIsCappedAt64KiB() {
         let big = String(repeating: "a", count: 70_000)
         let response = complete("HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + big)

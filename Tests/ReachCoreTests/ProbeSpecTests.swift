@@ -38,11 +38,31 @@ final class ProbeSpecTests: XCTestCase {
             ("http://a b/", .badHost("http://a b/")),
             ("", .unknownForm("")),
             ("x", .unknownForm("x")),
+            // Found by `make fuzz` (probe-spec): accepted with host "[0[001", printed back
+            // without brackets as a spec that no longer parsed.
+            ("http://[[0[001]:880/l", .badHost("http://[[0[001]:880/l")),
+            ("tcp:[db.test]:80", .badHost("tcp:[db.test]:80")),
+            ("icmp:[2001:db8::1]", .badHost("icmp:[2001:db8::1]")),
+            ("tcp:db]test:80", .badHost("tcp:db]test:80")),
+            ("tcp:[db.test:80", .badHost("tcp:[db.test:80")),
         ]
         for (text, expected) in cases {
             XCTAssertThrowsError(try ProbeSpec.parse(text), text) { error in
                 XCTAssertEqual(error as? ProbeSpec.ParseError, expected, text)
             }
+        }
+    }
+
+    /// Found by `make fuzz` (probe-spec): U+0602 joins the "/" after it into one Character,
+    /// so a split by Characters took "4)\u{602}/" for the host; it printed back as a spec
+    /// that parsed to another host. Splitting by Unicode scalars ends the host at the "/".
+    func testTheHostEndsAtTheSlashWhateverScalarPrecedesIt() throws {
+        XCTAssertEqual(try ProbeSpec.parse("http://4)\u{602}/x"), .http(host: "4)\u{602}", port: 80, path: "/x"))
+        XCTAssertEqual(try ProbeSpec.parse("http://h\u{301}:81/"), .http(host: "h\u{301}", port: 81, path: "/"))
+        XCTAssertThrowsError(try ProbeSpec.parse("tcp:h:8\u{301}0"))
+        for text in ["http://4)\u{602}/x", "tcp:h\u{301}:81"] {
+            let spec = try ProbeSpec.parse(text)
+            XCTAssertEqual(try ProbeSpec.parse(spec.description), spec, text)
         }
     }
 }

@@ -27,9 +27,22 @@ public struct HTTPResponse: Equatable, Sendable {
         case malformed(String)
     }
 
+    /// Bytes after which a response that is still incomplete is refused: a chunked body
+    /// whose size line never ends, or chunks of a byte behind long extensions, would
+    /// otherwise be read (and reparsed) until the probe's timeout, without bound in memory.
+    public static let responseLimit = 1024 * 1024
+
     /// Parses `bytes` received so far. `connectionClosed` says no more will come,
     /// which completes a body that has no length.
     public static func parse(_ bytes: [UInt8], connectionClosed: Bool) -> Progress {
+        let progress = parseReceived(bytes, connectionClosed: connectionClosed)
+        if progress == .incomplete, bytes.count > responseLimit {
+            return .malformed("no end after \(responseLimit) bytes")
+        }
+        return progress
+    }
+
+    private static func parseReceived(_ bytes: [UInt8], connectionClosed: Bool) -> Progress {
         guard let headerEnd = findHeaderEnd(bytes) else {
             if bytes.count > headerLimit { return .malformed("headers longer than \(headerLimit) bytes") }
             if connectionClosed {
@@ -94,10 +107,12 @@ public struct HTTPResponse: Equatable, Sendable {
             guard let size = Int(String(sizeText).trimmingWhitespace(), radix: 16), size >= 0 else { return nil }
             if size == 0 { return (body, true) }
             let start = lineEnd + 2
-            let available = min(size, bytes.count - start)
+            let remaining = bytes.count - start
+            let available = min(size, remaining)
             if available > 0 { body += bytes[start..<start + available] }
             if body.count >= bodyLimit { return (body, true) }
-            guard start + size + 2 <= bytes.count else { return (body, false) }
+            // Compared without adding to `size`: a size of 7fffffffffffffff overflowed `start + size + 2`.
+            guard remaining >= 2, size <= remaining - 2 else { return (body, false) }
             index = start + size + 2
         }
     }

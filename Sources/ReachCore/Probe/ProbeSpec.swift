@@ -38,47 +38,57 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
         }
         if text.lowercased().hasPrefix("https://") { throw .httpsRefused(text) }
         if text.lowercased().hasPrefix("http://") {
-            let rest = text.dropFirst("http://".count)
+            // Split by Unicode scalars, not Characters: a scalar such as U+0602 joins the "/"
+            // after it into one Character, which moved the end of the host.
+            let rest = text.unicodeScalars.dropFirst("http://".count)
             let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-            var path = String(rest.dropFirst(authority.count).prefix { $0 != "#" })
+            var path = String(String.UnicodeScalarView(rest.dropFirst(authority.count).prefix { $0 != "#" }))
             if path.isEmpty { path = "/" } else if path.hasPrefix("?") { path = "/" + path }
-            let (host, port) = try splitHostPort(authority, in: text)
+            let (host, port) = try splitHostPort(Substring(authority), in: text)
             guard path.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f }) else { throw .unknownForm(text) }
             return .http(host: host, port: port ?? 80, path: path)
         }
         throw .unknownForm(text)
     }
 
-    /// "HOST:PORT", "[V6]:PORT", or a bare host (port nil).
+    /// "HOST:PORT", "[V6]:PORT", or a bare host (port nil). By Unicode scalars, as above.
     private static func splitHostPort(_ text: Substring, in original: String) throws(ParseError) -> (String, UInt16?) {
-        var host: Substring
-        var portText: Substring?
-        if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw .badHost(original) }
-            host = text[text.index(after: text.startIndex)..<close]
-            let after = text[text.index(after: close)...]
+        let scalars = text.unicodeScalars
+        var host: Substring.UnicodeScalarView
+        var portText: Substring.UnicodeScalarView?
+        if scalars.first == "[" {
+            guard let close = scalars.firstIndex(of: "]") else { throw .badHost(original) }
+            host = scalars[scalars.index(after: scalars.startIndex)..<close]
+            // Brackets are for IPv6 literals only: "[db.test]" would print back without them.
+            guard host.contains(":") else { throw .badHost(original) }
+            let after = scalars[scalars.index(after: close)...]
             if !after.isEmpty {
-                guard after.hasPrefix(":") else { throw .badHost(original) }
+                guard after.first == ":" else { throw .badHost(original) }
                 portText = after.dropFirst()
             }
-        } else if let colon = text.lastIndex(of: ":") {
-            host = text[..<colon]
-            portText = text[text.index(after: colon)...]
+        } else if let colon = scalars.lastIndex(of: ":") {
+            host = scalars[..<colon]
+            portText = scalars[scalars.index(after: colon)...]
             if host.contains(":") { throw .badHost(original) } // an IPv6 literal needs brackets
         } else {
-            host = text
+            host = scalars
         }
-        try checkHost(String(host), in: original)
-        guard let portText else { return (String(host), nil) }
+        let hostText = String(String.UnicodeScalarView(host))
+        try checkHost(hostText, in: original)
+        guard let portText else { return (hostText, nil) }
         guard !portText.isEmpty else { throw .missingPort(original) }
-        guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = UInt16(portText), port > 0 else {
+        guard portText.allSatisfy({ ("0"..."9").contains($0) }), let port = UInt16(String(String.UnicodeScalarView(portText))),
+            port > 0
+        else {
             throw .badPort(original)
         }
-        return (String(host), port)
+        return (hostText, port)
     }
 
     private static func checkHost(_ host: String, in original: String) throws(ParseError) {
         guard !host.isEmpty else { throw .missingHost(original) }
+        // A bracket left in a host ("[[::1]", "icmp:[::1]") is no name and no literal.
+        guard !host.contains(where: { $0 == "[" || $0 == "]" }) else { throw .badHost(original) }
         do { try HostName.validate(host) } catch { throw .badHost(original) }
     }
 
