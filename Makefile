@@ -12,13 +12,14 @@ STATIC_CXX := $(wildcard $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_SCRIPT = $(if $(STATIC_CXX),.build/static-libstdc++/libstdc++.so)
 RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
 
-.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean
+.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean fuzz
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
 	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
+	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
@@ -50,16 +51,20 @@ bench: build
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
 
+# libFuzzer targets, built with swiftc -sanitize=fuzzer,address into .build/fuzz (not products).
+fuzz:
+	scripts/fuzz.sh
+
 # swift format's rules (naming, shorthand types, semicolons...) with the settings in
 # .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
 # aligns end-of-line comments and wraps arguments its own way, and reformatting every
 # file is not worth the churn. Layout is checked here instead: no tabs, no trailing
 # blanks, at most 140 columns (generated fixtures, whose comments quote whole set-ups, aside).
-SWIFT_FILES = $(shell find Sources Tests Benchmarks -name '*.swift' -not -path '*/Fixtures/*') Package.swift
+SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -path '*/Fixtures/*') Package.swift
 
 lint:
 	mandoc -Tlint -Wwarning man/reach.1
-	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Package.swift
+	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Fuzz Package.swift
 	@awk '/\t/ { print FILENAME ":" FNR ": tab"; bad = 1 } \
 	      / +$$/ { print FILENAME ":" FNR ": trailing blanks"; bad = 1 } \
 	      length > 140 { print FILENAME ":" FNR ": " length " columns, more than 140"; bad = 1 } \

@@ -22,6 +22,8 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
     /// The verdict of a reachability evaluation.
     static func of(_ report: ReachabilityReport) -> ExitStatus {
         if report.resolutionFailure != nil { return .nameNotResolved }
+        // With probes, only full connectivity is success: limited, portal and none are not.
+        if let connectivity = report.connectivity { return connectivity.state == .full ? .success : .notReachable }
         return report.isReachable ? .success : .notReachable
     }
 
@@ -42,6 +44,9 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
             return (.usage, error.message)
         case let error as PermissionError:
             return (.notPermitted, error.message)
+        case let denied as ICMPPermissionDenied:
+            // An ICMP probe without ICMP permission: the same words as `reach ping`.
+            return (.notPermitted, denied.description)
         case let error as SystemCallError:
             return (.systemFailure, "system failure: \(error)")
         case let error as NetlinkRequestError:
@@ -63,12 +68,6 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         let line = message.split(separator: "\n").first.map(String.init) ?? "invalid arguments"
         return line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line
     }
-}
-
-/// Bad input found after parsing: a literal that is no address, a name that can be no name.
-struct UsageError: Error {
-    var message: String
-    init(_ message: String) { self.message = message }
 }
 
 /// An operation the process may not do (no ICMP permission).

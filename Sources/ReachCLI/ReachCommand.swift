@@ -77,10 +77,16 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
     )
 
     @OptionGroup var path: PathOptions
+    @OptionGroup var probes: ProbeOptions
     @OptionGroup var output: OutputOptions
 
     func execute() throws -> ExitStatus {
-        let report = try path.makeEvaluator().evaluateInternet(families: path.families)
+        // Bad probe specs are usage errors before anything is looked up or sent.
+        let checker = probes.isEnabled ? try probes.makeChecker(family: path.singleFamily) : nil
+        var report = try path.makeEvaluator().evaluateInternet(families: path.families)
+        if let checker {
+            report.attach(try probes.check(checker, routeUsable: report.isReachable))
+        }
         return output.emit(report, command: "status")
     }
 }

@@ -17,7 +17,39 @@ struct ReportRenderer {
         for path in report.paths {
             text += label(for: path, in: report.subject) + ": " + describe(path) + "\n"
         }
+        if let connectivity = report.connectivity { text += describe(connectivity) }
         return text
+    }
+
+    /// "connectivity: portal (http probe redirected to ...)", then a line per probe.
+    func describe(_ connectivity: ConnectivityReport) -> String {
+        var text = "connectivity: " + summary(connectivity) + "\n"
+        for probe in connectivity.probes {
+            text += "  \(probe.spec): \(probe.outcome.rawValue), \(probe.detail), \(Self.milliseconds(probe.milliseconds)) ms\n"
+        }
+        return text
+    }
+
+    /// "portal (http probe redirected to ...)": the state and the deciding probe's words.
+    func summary(_ connectivity: ConnectivityReport) -> String {
+        var text = connectivity.state.rawValue
+        let deciding: ProbeResult.Outcome? = switch connectivity.state {
+        case .portal: .portal
+        case .full: .passed
+        case .limited: .failed
+        case .none: nil
+        }
+        if let decisive = connectivity.probes.first(where: { $0.outcome == deciding }) {
+            text += " (\(decisive.detail))"
+        } else if connectivity.state == .none {
+            text += " (no usable route; nothing probed)"
+        }
+        return text
+    }
+
+    static func milliseconds(_ value: Double) -> String {
+        let tenths = Int64((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
     }
 
     func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
@@ -39,6 +71,7 @@ struct ReportRenderer {
         } else {
             text = "reachable"
             if let link = path.link { text += " via \(link.kind.rawValue) \(link.name)" }
+            if let underlay = path.underlyingLink { text += " over \(underlay.kind.rawValue) \(underlay.name)" }
             if let gateway = path.gateway { text += ", gateway \(gateway)" }
             if let source = path.source { text += ", source \(source)" }
         }
@@ -60,18 +93,32 @@ struct ReportRenderer {
             ("reason", .optional(report.reason?.rawValue)),
             ("resolver_error", .optional(report.resolutionFailure)),
             ("paths", .array(report.paths.map(json))),
+            ("connectivity", .optional(report.connectivity?.state.rawValue)),
+            ("probes", report.connectivity.map { .array($0.probes.map(json)) } ?? .null),
+        ])
+    }
+
+    func json(_ probe: ProbeResult) -> JSONValue {
+        .object([
+            ("kind", .string(probe.spec.kind)),
+            ("target", .string(probe.spec.description)),
+            ("result", .string(probe.outcome.rawValue)),
+            ("time_ms", .number(probe.milliseconds)),
+            ("detail", .string(probe.detail)),
+            ("location", .optional(probe.location)),
         ])
     }
 
     func json(_ path: PathReport) -> JSONValue {
-        let link: JSONValue = path.link.map { link in
-            .object([
+        func json(_ link: LinkReport?) -> JSONValue {
+            guard let link else { return .null }
+            return .object([
                 ("name", .string(link.name)),
                 ("index", .int(Int64(link.index))),
                 ("kind", .string(link.kind.rawValue)),
                 ("operstate", .string(link.operState.description)),
             ])
-        } ?? .null
+        }
         return .object([
             ("address", .string(path.destination.description)),
             ("family", .string(path.family.rawValue)),
@@ -79,7 +126,8 @@ struct ReportRenderer {
             ("flags", .array(path.flags.names.map(JSONValue.string))),
             ("flag_string", .string(path.flags.flagString)),
             ("reason", .optional(path.reason?.rawValue)),
-            ("link", link),
+            ("link", json(path.link)),
+            ("underlying_link", json(path.underlyingLink)),
             ("gateway", .optional(path.gateway?.description)),
             ("source", .optional(path.source?.description)),
         ])

@@ -41,6 +41,14 @@ enum TargetParser {
         return span
     }
 
+    static func probe(_ text: String) throws -> ProbeSpec {
+        do {
+            return try ProbeSpec.parse(text)
+        } catch {
+            throw UsageError(printable(error.description))
+        }
+    }
+
     /// The argument as it can be shown on one line: control characters escaped, long text cut.
     static func printable(_ text: String) -> String {
         var output = ""

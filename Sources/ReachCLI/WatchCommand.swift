@@ -12,6 +12,12 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             what `host` or `addr` would. Exit status: 0 when --until is met, --count is reached, \
             the reader of the output goes away, or on SIGINT/SIGTERM; 1 when --timeout passes \
             (or a signal arrives) while --until still waits.
+
+            With --probe, connectivity (none, limited, portal, full) is part of the state: the \
+            probes run again after every route or link change and every --probe-interval, and \
+            --until reachable then waits for full. A loss upstream is seen within the probe \
+            interval plus the probe timeout; while the probes fail the interval doubles, up to \
+            4 times, so a recovery can take up to 4 intervals plus the timeout to be seen.
             """
     )
 
@@ -21,24 +27,34 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
     var until: String?
 
+    // The values parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
     var timeout: String?
 
-    @Option(name: .long, help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
     var settle: String = "0"
 
-    @Option(name: .long, help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
     var count: Int?
 
     @Option(name: .long, help: "Count a path as reachable only through this link.")
     var interface: String?
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
     var resolveInterval: String = "60s"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --probe: check again this often (up to 4 times as long while failing).", valueName: "duration"))
+    var probeInterval: String = "60s"
 
     @Flag(name: .long, help: .hidden)
     var debugStats = false
@@ -48,10 +64,13 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     var debugReceiveBuffer: Int32?
 
     @OptionGroup var path: PathOptions
+    @OptionGroup var probes: ProbeOptions
     @OptionGroup var output: OutputOptions
 
     func execute() throws -> ExitStatus {
         let watchTarget = try parsedTarget()
+        let checker = probes.isEnabled ? try probes.makeChecker(family: path.singleFamily) : nil
+        let probeEvery = try TargetParser.positiveDuration(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
         if let interface { try Self.validateInterface(interface) }
@@ -65,6 +84,12 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         let loop = WatchLoop(target: watchTarget, configuration: configuration, resolveInterval: interval,
                              interface: interface, evaluator: try path.makeEvaluator())
         if let debugReceiveBuffer { loop.receiveBufferSize = debugReceiveBuffer }
+        if let checker {
+            loop.probing = WatchProbing(checker: checker, interval: probeEvery)
+            // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
+            // effective but around socket()) for as long as the watch runs; the rest goes now.
+            if checker.usesICMP { Capabilities.limitToNetRaw() }
+        }
         let renderer = WatchRenderer(report: output.renderer)
         let end = try loop.run { event in
             guard !output.quiet else { return }
@@ -75,7 +100,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             OutputChannel.standardError.write("""
                 reach: watch statistics: wake-ups \(stats.wakeUps), drains \(stats.drains), \
                 datagrams \(stats.datagrams), messages \(stats.messages), overruns \(stats.overruns), \
-                evaluations \(stats.evaluations), lookups \(stats.lookups)
+                evaluations \(stats.evaluations), lookups \(stats.lookups), checks \(stats.checks)
 
                 """)
         }

@@ -1,16 +1,28 @@
 import ReachCore
 
 /// The lines and JSON objects of `watch`, built on the status renderer: one line per
-/// path (family, or address of a host) whose compared state changed, with what it was.
+/// path (family, or address of a host) whose compared state changed, with what it was;
+/// with `--probe`, a `connectivity:` line when the connectivity state changed.
 struct WatchRenderer {
     var report: ReportRenderer
 
-    /// One labelled part of a state: a path, or a host name that did not resolve.
+    /// What a slot compares: a path's compared fields, or the connectivity state.
+    private enum Compared: Equatable {
+        case path(WatchedState.Path)
+        case connectivity(ConnectivityState)
+    }
+
+    /// One labelled part of a state: a path, the connectivity, or a host name that did not resolve.
     private struct Slot {
         var id: String
         var label: String
         var text: String
-        var compared: WatchedState.Path?
+        var compared: Compared?
+
+        var isConnectivity: Bool {
+            if case .connectivity = compared { return true }
+            return false
+        }
     }
 
     func text(_ event: WatchEvent) -> String {
@@ -19,20 +31,28 @@ struct WatchRenderer {
         guard let previousReport = event.previous else {
             return current.map { "\(time)  \($0.label): \($0.text)\n" }.joined()
         }
-        let previous = slots(previousReport)
+        let previousAll = slots(previousReport)
+        let previous = previousAll.filter { !$0.isConnectivity }
+        var lines = ""
         // A name that stopped or started resolving: the whole state changed shape.
         if current.contains(where: { $0.compared == nil }) || previous.contains(where: { $0.compared == nil }) {
             let was = previous.count == 1 ? previous[0].text : previous.map { "\($0.id) \($0.text)" }.joined(separator: "; ")
-            return current.map { "\(time)  \($0.label): \($0.text)   was: \(was)\n" }.joined()
+            for slot in current where !slot.isConnectivity { lines += "\(time)  \(slot.label): \(slot.text)   was: \(was)\n" }
+        } else {
+            for slot in current where !slot.isConnectivity {
+                let before = previous.first { $0.id == slot.id }
+                guard before?.compared != slot.compared else { continue }
+                lines += "\(time)  \(slot.label): \(slot.text)   was: \(before?.text ?? "not among the addresses")\n"
+            }
+            for slot in previous where !current.contains(where: { $0.id == slot.id }) {
+                lines += "\(time)  \(slot.label): no longer among the addresses   was: \(slot.text)\n"
+            }
         }
-        var lines = ""
-        for slot in current {
-            let before = previous.first { $0.id == slot.id }
-            guard before?.compared != slot.compared else { continue }
-            lines += "\(time)  \(slot.label): \(slot.text)   was: \(before?.text ?? "not among the addresses")\n"
-        }
-        for slot in previous where !current.contains(where: { $0.id == slot.id }) {
-            lines += "\(time)  \(slot.label): no longer among the addresses   was: \(slot.text)\n"
+        // The connectivity line comes after the paths it depends on.
+        if let now = current.first(where: \.isConnectivity), let before = previousAll.first(where: \.isConnectivity),
+            now.compared != before.compared
+        {
+            lines += "\(time)  \(now.label): \(now.text)   was: \(before.text)\n"
         }
         return lines
     }
@@ -51,9 +71,14 @@ struct WatchRenderer {
         if let failure = state.resolutionFailure, case .host(let name) = state.subject {
             return [Slot(id: name, label: name, text: "not reachable (name not resolved: \(failure))", compared: nil)]
         }
-        return state.paths.map { path in
+        var slots = state.paths.map { path in
             Slot(id: path.destination.description, label: report.label(for: path, in: state.subject),
-                 text: report.describe(path), compared: WatchedState.Path(path))
+                 text: report.describe(path), compared: .path(WatchedState.Path(path)))
         }
+        if let connectivity = state.connectivity {
+            slots.append(Slot(id: "connectivity", label: "connectivity", text: report.summary(connectivity),
+                              compared: .connectivity(connectivity.state)))
+        }
+        return slots
     }
 }

@@ -29,12 +29,26 @@ public struct PathEvaluator {
             return PathReport(destination: destination, flags: [.connectionRequired], reason: .linkDown,
                               gateway: answer.gateway, source: answer.preferredSource)
         }
-        return evaluate(destination, route: answer, link: link)
+        return evaluate(destination, route: answer, link: link, underlay: try underlay(of: link))
+    }
+
+    /// The link that carries a kernel tunnel's packets: the one the kernel routes its
+    /// remote end through. nil for links that are not tunnels, and for a tun device,
+    /// whose far end the kernel does not know.
+    func underlay(of link: LinkFacts) throws -> LinkFacts? {
+        guard let remote = link.tunnelRemote, case .route(let route) = try kernel.lookupRoute(to: remote),
+              let index = route.outputInterface, index != link.index else { return nil }
+        return try kernel.link(index: index)
     }
 
     /// The pure part: route and link facts to flags and verdict.
-    public func evaluate(_ destination: IPAddress, route: RouteAnswer, link: LinkFacts) -> PathReport {
+    public func evaluate(_ destination: IPAddress, route: RouteAnswer, link: LinkFacts, underlay: LinkFacts? = nil) -> PathReport {
         let kind = classifier.classify(link)
+        let underlayReport = underlay.map {
+            LinkReport(name: $0.name, index: $0.index, kind: classifier.classify($0), operState: $0.operState)
+        }
+        // Apple's rule: cellular under a tunnel is still cellular.
+        let cellular = kind == .cellular || underlayReport?.kind == .cellular
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
         // Tunnels by their kind, as the classifier decides it: a tap shares the netlink kind
@@ -44,7 +58,7 @@ public struct PathEvaluator {
             flags.insert(.transientConnection)
         }
         if route.type == .local || link.flags.contains(.loopback) { flags.insert(.isLocalAddress) }
-        if kind == .cellular { flags.insert(.isWWAN) }
+        if cellular { flags.insert(.isWWAN) }
 
         let linkReason = Self.reason(forLink: link, route: route)
         // IsDirect describes a path that can be used: a link without carrier reads
@@ -56,11 +70,11 @@ public struct PathEvaluator {
         default: flags.insert(.connectionRequired)
         }
         var reason = linkReason
-        if reason == nil, kind == .cellular, !allowsCellular { reason = .cellularRefused }
+        if reason == nil, cellular, !allowsCellular { reason = .cellularRefused }
         return PathReport(
             destination: destination, flags: flags, reason: reason,
             link: LinkReport(name: link.name, index: link.index, kind: kind, operState: link.operState),
-            gateway: route.gateway, source: route.preferredSource)
+            gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport)
     }
 
     /// Whether anything can pass through the link: admin up, running, and an

@@ -23,15 +23,19 @@ public struct PathReport: Hashable, Sendable {
     /// nil when the destination is directly connected.
     public var gateway: IPAddress?
     public var source: IPAddress?
+    /// For a kernel tunnel (vxlan, gre, ...): the link its packets leave through.
+    public var underlyingLink: LinkReport?
 
     public init(destination: IPAddress, flags: ReachabilityFlags, reason: UnreachableReason?,
-                link: LinkReport? = nil, gateway: IPAddress? = nil, source: IPAddress? = nil) {
+                link: LinkReport? = nil, gateway: IPAddress? = nil, source: IPAddress? = nil,
+                underlyingLink: LinkReport? = nil) {
         self.destination = destination
         self.flags = flags
         self.reason = reason
         self.link = link
         self.gateway = gateway
         self.source = source
+        self.underlyingLink = underlyingLink
     }
 
     public var family: AddressFamily { destination.family }

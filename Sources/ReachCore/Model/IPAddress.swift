@@ -79,6 +79,13 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    /// 224.0.0.0/4 or ff00::/8.
+    public var isMulticast: Bool {
+        family == .ipv4 ? (bytes[0] & 0xf0) == 0xe0 : bytes[0] == 0xff
+    }
+
     /// fe80::/10, where a zone is needed to pick the link.
     public var isIPv6LinkLocal: Bool {
         family == .ipv6 && bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80

@@ -65,9 +65,11 @@ public struct LinkFacts: Equatable, Sendable {
     public var kind: String?
     /// IFLA_CARRIER, when the kernel reports it.
     public var carrier: Bool?
+    /// The remote end of a kernel tunnel (vxlan, geneve, gre, ipip, sit, ip6tnl), from IFLA_INFO_DATA.
+    public var tunnelRemote: IPAddress?
 
     public init(index: UInt32, name: String, hardwareType: HardwareType, flags: InterfaceFlags,
-                operState: OperState, kind: String? = nil, carrier: Bool? = nil) {
+                operState: OperState, kind: String? = nil, carrier: Bool? = nil, tunnelRemote: IPAddress? = nil) {
         self.index = index
         self.name = name
         self.hardwareType = hardwareType
@@ -75,6 +77,7 @@ public struct LinkFacts: Equatable, Sendable {
         self.operState = operState
         self.kind = kind
         self.carrier = carrier
+        self.tunnelRemote = tunnelRemote
     }
 }
 
@@ -110,12 +113,41 @@ public enum LinkMessage {
             case Int(IFLA_OPERSTATE): facts.operState = OperState(rawValue: try attribute.uint8())
             case Int(IFLA_CARRIER): facts.carrier = try attribute.uint8() != 0
             case Int(IFLA_LINKINFO):
-                for info in try NetlinkAttribute.parseAll(attribute.value) where Int(info.kind) == Int(IFLA_INFO_KIND) {
-                    facts.kind = info.string()
+                let info = try NetlinkAttribute.parseAll(attribute.value)
+                for item in info where Int(item.kind) == Int(IFLA_INFO_KIND) {
+                    facts.kind = item.string()
+                }
+                for item in info where Int(item.kind) == Int(IFLA_INFO_DATA) {
+                    facts.tunnelRemote = try tunnelRemote(kind: facts.kind, data: item.value)
                 }
             default: continue
             }
         }
         return facts
+    }
+
+    /// The remote address inside IFLA_INFO_DATA, by tunnel kind; nil for other kinds
+    /// and for a vxlan group that is multicast (no single remote end).
+    static func tunnelRemote(kind: String?, data: ArraySlice<UInt8>) throws -> IPAddress? {
+        // IFLA_VXLAN_GROUP 2, IFLA_VXLAN_GROUP6 16, IFLA_GENEVE_REMOTE 2, IFLA_GENEVE_REMOTE6 7
+        // (<linux/if_link.h>); IFLA_GRE_REMOTE 7, IFLA_IPTUN_REMOTE 3 (<linux/if_tunnel.h>, which
+        // cannot be imported beside <netinet/ip.h>).
+        let remoteAttributes: [(type: Int, family: AddressFamily)] = switch kind {
+        case "vxlan": [(2, .ipv4), (16, .ipv6)]
+        case "geneve": [(2, .ipv4), (7, .ipv6)]
+        case "gre", "gretap": [(7, .ipv4)]
+        case "ip6gre", "ip6gretap": [(7, .ipv6)]
+        case "ipip", "sit": [(3, .ipv4)]
+        case "ip6tnl": [(3, .ipv6)]
+        default: []
+        }
+        guard !remoteAttributes.isEmpty else { return nil }
+        for attribute in try NetlinkAttribute.parseAll(data) {
+            for (type, family) in remoteAttributes where Int(attribute.kind) == type {
+                guard let address = attribute.address(family: family), !address.isUnspecified, !address.isMulticast else { continue }
+                return address
+            }
+        }
+        return nil
     }
 }

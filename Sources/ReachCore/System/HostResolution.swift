@@ -3,55 +3,22 @@ import Glibc
 #endif
 import CReachShims
 
-/// One getaddrinfo call on its own detached thread. getaddrinfo blocks and cannot be
-/// cancelled, so the caller waits on a pipe it can poll, with a timeout, and may
-/// abandon the lookup: the thread finishes on its own and frees what it holds.
+/// One getaddrinfo call on a background job: getaddrinfo blocks and cannot be
+/// cancelled, so the caller polls the job's descriptor with a timeout and may abandon it.
 public final class HostResolution: @unchecked Sendable {
+    private let job: BackgroundJob<ResolutionOutcome>
+
     /// Readable once the lookup has finished (for poll loops).
-    public let readinessDescriptor: Int32
-    private let writeDescriptor: Int32
-    private let name: String
-    private let family: AddressFamily?
-    // Written by the lookup thread before it writes to the pipe; read only after the pipe is readable.
-    private var outcome: ResolutionOutcome?
+    public var readinessDescriptor: Int32 { job.readinessDescriptor }
 
     /// Starts resolving `name`; `family` nil asks for both A and AAAA.
     public init(name: String, family: AddressFamily?) throws {
-        let fds = try System.pipe()
-        readinessDescriptor = fds.read
-        writeDescriptor = fds.write
-        self.name = name
-        self.family = family
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let job = Unmanaged<HostResolution>.fromOpaque(context!).takeRetainedValue()
-            job.run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<HostResolution>.fromOpaque(context).release()
-            throw SystemCallError("pthread_create", Errno(rawValue: status))
-        }
-        pthread_detach(thread)
-    }
-
-    deinit {
-        System.close(readinessDescriptor)
-        System.close(writeDescriptor)
-    }
-
-    private func run() {
-        outcome = Self.getaddrinfo(name: name, family: family)
-        var byte: UInt8 = 1
-        _ = write(writeDescriptor, &byte, 1)
+        job = try BackgroundJob { HostResolution.getaddrinfo(name: name, family: family) }
     }
 
     /// Waits up to `timeoutMilliseconds` (negative: forever); nil when the lookup is still running.
     public func wait(timeoutMilliseconds: Int32) throws -> ResolutionOutcome? {
-        let ready = try System.poll([(readinessDescriptor, Int16(POLLIN))], timeoutMilliseconds: timeoutMilliseconds)
-        guard ready[0] & Int16(POLLIN) != 0 else { return nil }
-        return outcome
+        try job.wait(timeoutMilliseconds: timeoutMilliseconds)
     }
 
     private static func getaddrinfo(name: String, family: AddressFamily?) -> ResolutionOutcome {

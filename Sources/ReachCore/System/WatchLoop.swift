@@ -4,10 +4,10 @@ import Glibc
 import CReachShims
 
 /// The event loop of `watch`: one thread blocked in poll() over the rtnetlink multicast
-/// socket, stdout, a signalfd and, while a name lookup runs, its readiness pipe. The
-/// poll timeout is the next deadline the user asked for (settle, timeout, resolve
-/// interval), else infinite: while nothing changes the process does not wake at all
-/// (REFERENCE §8 — no Dispatch, no Swift concurrency here).
+/// socket, stdout, a signalfd and, while a name lookup or a connectivity check runs, its
+/// readiness pipe. The poll timeout is the next deadline the user asked for (settle,
+/// timeout, resolve interval, probe interval), else infinite: while nothing changes the
+/// process does not wake at all (REFERENCE §8 — no Dispatch, no Swift concurrency here).
 public final class WatchLoop {
     /// The groups whose changes can change a verdict: links, addresses, routes, rules.
     static let groups: [UInt32] = [
@@ -27,6 +27,8 @@ public final class WatchLoop {
     public let interface: String?
     /// The multicast socket's receive buffer (a test shrinks it to force ENOBUFS).
     public var receiveBufferSize = WatchLoop.defaultReceiveBufferSize
+    /// `--probe`: connectivity is checked and is part of the compared state.
+    public var probing: WatchProbing?
     private let evaluator: ReachabilityEvaluator
     private let output: OutputChannel
     public private(set) var statistics = WatchStatistics()
@@ -58,33 +60,43 @@ public final class WatchLoop {
         var pacer = EvaluationPacer(holdoff: Self.burstHoldoff)
         var lookup: HostResolution?
         var outcome: ResolutionOutcome?
+        var connectivity = probing.map { WatchConnectivity(schedule: ProbeSchedule(interval: $0.interval)) }
+        var check: BackgroundJob<Result<ConnectivityReport, Error>>?
 
-        func observe(_ report: ReachabilityReport) {
+        func forward(_ observed: (report: ReachabilityReport, since: WatchInstant)?) {
+            guard let observed else { return }
+            for event in machine.observe(observed.report, at: observed.since) { emit(event) }
+        }
+        /// `afterChange`: a route or link change caused this evaluation (probes run again).
+        func observe(_ report: ReachabilityReport, afterChange: Bool) {
             // The time of a change is when its first message was seen, not when it was evaluated.
             let instant = pacer.evaluated(at: System.monotonicMilliseconds()) ?? Self.now()
             var report = report
             if let interface { report = report.restricted(toInterface: interface) }
-            for event in machine.observe(report, at: instant) { emit(event) }
+            guard var tracker = connectivity else { return forward((report, instant)) }
+            let observed = tracker.evaluated(report, afterChange: afterChange, at: instant)
+            connectivity = tracker
+            forward(observed)
         }
-        func evaluateAndObserve() throws {
+        func evaluateAndObserve(afterChange: Bool) throws {
             switch target {
             case .internet(let families):
                 statistics.evaluations += 1
-                observe(try evaluator.evaluateInternet(families: families))
+                observe(try evaluator.evaluateInternet(families: families), afterChange: afterChange)
             case .address(let address):
                 statistics.evaluations += 1
-                observe(try evaluator.evaluate(address: address))
+                observe(try evaluator.evaluate(address: address), afterChange: afterChange)
             case .host(let name, _):
                 guard let outcome else {
                     _ = pacer.evaluated(at: System.monotonicMilliseconds()) // the first answer is still on its way
                     return
                 }
                 statistics.evaluations += 1
-                observe(try evaluator.evaluate(host: name, outcome: outcome))
+                observe(try evaluator.evaluate(host: name, outcome: outcome), afterChange: afterChange)
             }
         }
 
-        try evaluateAndObserve()
+        try evaluateAndObserve(afterChange: false)
         while true {
             if case .host(let name, let family) = target {
                 if schedule.shouldStart(at: now) {
@@ -95,23 +107,35 @@ public final class WatchLoop {
                 if outcome == nil, schedule.patienceExpired(at: now) {
                     let waited = "no answer within \(Self.resolutionPatience.seconds) s"
                     statistics.evaluations += 1
-                    observe(try evaluator.evaluate(host: name, outcome: .notResolved(waited)))
+                    observe(try evaluator.evaluate(host: name, outcome: .notResolved(waited)), afterChange: false)
                     schedule.spendPatience() // the lookup goes on; its answer replaces this state
                 }
             }
-            if pacer.isDue(at: now) { try evaluateAndObserve() }
+            if pacer.isDue(at: now) { try evaluateAndObserve(afterChange: true) }
             for event in machine.advance(to: now) { emit(event) }
             if output.readerGone { machine.stop(.readerGone) }
             if let end = machine.end { return end }
+            // One check at a time, on its own thread: the loop never waits for a probe.
+            if let probing, check == nil, connectivity?.shouldStart(at: now) == true {
+                let checker = probing.checker
+                check = try BackgroundJob { Result { try checker.check(routeUsable: true) } }
+                connectivity?.started(at: now)
+                statistics.checks += 1
+            }
 
-            let deadlines = [machine.nextDeadline, pacer.nextDeadline, target.isHost ? schedule.nextDeadline : nil].compactMap { $0 }
+            let deadlines = [
+                machine.nextDeadline, pacer.nextDeadline, target.isHost ? schedule.nextDeadline : nil, connectivity?.nextDeadline,
+            ].compactMap { $0 }
             let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - now)) } ?? -1
             var descriptors: [(fd: Int32, events: Int16)] = [
                 (monitor.fileDescriptor, Int16(POLLIN)),
                 (output.fileDescriptor, 0), // POLLERR / POLLHUP: the reader went away
                 (signals, Int16(POLLIN)),
             ]
+            let lookupIndex = lookup.map { _ in descriptors.count }
             if let lookup { descriptors.append((lookup.readinessDescriptor, Int16(POLLIN))) }
+            let checkIndex = check.map { _ in descriptors.count }
+            if let check { descriptors.append((check.readinessDescriptor, Int16(POLLIN))) }
             let ready = try System.poll(descriptors, timeoutMilliseconds: timeout)
             statistics.wakeUps += 1
             now = System.monotonicMilliseconds()
@@ -129,17 +153,39 @@ public final class WatchLoop {
                 if drain.overrun { statistics.overruns += 1 }
                 if drain.sawChange {
                     schedule.requestRefresh()
-                    if pacer.changeSeen(at: Self.now()) { try evaluateAndObserve() }
+                    if pacer.changeSeen(at: Self.now()) { try evaluateAndObserve(afterChange: true) }
                 }
             }
-            if let running = lookup, ready.count > 3, ready[3] & Int16(POLLIN) != 0, let answer = try running.wait(timeoutMilliseconds: 0) {
+            if let running = lookup, let index = lookupIndex, ready[index] & Int16(POLLIN) != 0,
+                let answer = try running.wait(timeoutMilliseconds: 0)
+            {
                 lookup = nil
                 outcome = answer
                 now = System.monotonicMilliseconds()
                 schedule.finished(at: now)
-                try evaluateAndObserve()
+                try evaluateAndObserve(afterChange: false)
+            }
+            if let running = check, let index = checkIndex, ready[index] & Int16(POLLIN) != 0,
+                let answer = try running.wait(timeoutMilliseconds: 0)
+            {
+                check = nil
+                // A probe that cannot run (no ICMP permission) ends the watch with its error.
+                let verdict = try answer.get()
+                forward(connectivity?.checkFinished(verdict, at: Self.now()) ?? nil)
+                now = System.monotonicMilliseconds()
             }
         }
+    }
+}
+
+/// `watch --probe`: the checker and the interval between checks (the start of ProbeSchedule's backoff).
+public struct WatchProbing: Sendable {
+    public var checker: ConnectivityChecker
+    public var interval: TimeSpan
+
+    public init(checker: ConnectivityChecker, interval: TimeSpan) {
+        self.checker = checker
+        self.interval = interval
     }
 }
 

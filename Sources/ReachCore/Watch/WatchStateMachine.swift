@@ -3,8 +3,10 @@ public enum WaitCondition: String, Hashable, Sendable, CaseIterable {
     case reachable
     case unreachable
 
+    /// With probes, reachable means full connectivity, as `status --probe` exits 0 only then.
     public func holds(for report: ReachabilityReport) -> Bool {
-        report.isReachable == (self == .reachable)
+        let reachable = report.connectivity.map { $0.state == .full } ?? report.isReachable
+        return reachable == (self == .reachable)
     }
 }
 

@@ -16,5 +16,7 @@ public struct WatchStatistics: Hashable, Sendable {
     public var overruns = 0
     public var evaluations = 0
     public var lookups = 0
+    /// Connectivity checks started (`--probe`).
+    public var checks = 0
     public init() {}
 }

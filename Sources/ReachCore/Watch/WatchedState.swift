@@ -1,6 +1,7 @@
 /// What `watch` compares between two evaluations (issue 4): per path, whether it is
 /// reachable, the outgoing link's name and kind, and the gateway; for a host, the set
-/// of its addresses' paths (order ignored) and whether the name resolved at all.
+/// of its addresses' paths (order ignored) and whether the name resolved at all; with
+/// `--probe`, the connectivity state (none, limited, portal, full).
 /// Reason, flags, source address and ifindex are shown, but a change in them alone
 /// is no transition: one `ip link set dev X down` must print exactly one line.
 public struct WatchedState: Hashable, Sendable {
@@ -22,9 +23,12 @@ public struct WatchedState: Hashable, Sendable {
 
     public var nameResolved: Bool
     public var paths: Set<Path>
+    /// nil without probes.
+    public var connectivity: ConnectivityState?
 
     public init(_ report: ReachabilityReport) {
         nameResolved = report.resolutionFailure == nil
         paths = Set(report.paths.map(Path.init))
+        connectivity = report.connectivity?.state
     }
 }

@@ -150,6 +150,16 @@ struct Namespace: CustomStringConvertible {
         throw SubprocessError.spawn("wait for \(link) \(state)", ETIMEDOUT)
     }
 
+    /// Waits until `ping` from here gets a reply from every target: neighbour discovery and
+    /// routes settle asynchronously after a topology is built or a link comes back.
+    func waitForPingReplies(from targets: [String], what: String) throws {
+        for _ in 0..<100 {
+            if try targets.allSatisfy({ try exec(["ping", "-c1", "-W1", "-q", $0]).status == 0 }) { return }
+            usleep(50_000)
+        }
+        throw HarnessError("\(what) never answered from \(name)")
+    }
+
     /// The first IPv6 link-local address of a link.
     func linkLocalAddress(of link: String) throws -> String {
         let result = try Subprocess.check(["ip", "-n", name, "-j", "-6", "addr", "show", "dev", link, "scope", "link"])

@@ -55,16 +55,7 @@ struct PingTopology {
         for (namespace, link) in [(client, "v0"), (router, "r0"), (router, "r1"), (far, "f0")] {
             try namespace.waitFor(link: link, operstate: "UP")
         }
-        // Neighbour discovery and routes settle asynchronously: wait until both families answer.
-        for _ in 0..<100 {
-            if try client.exec(["ping", "-c1", "-W1", "-q", "198.18.1.2"]).status == 0,
-                try client.exec(["ping", "-6", "-c1", "-W1", "-q", "2001:db8:1::2"]).status == 0
-            {
-                return
-            }
-            usleep(50_000)
-        }
-        throw HarnessError("the ping topology never answered")
+        try client.waitForPingReplies(from: ["198.18.1.2", "2001:db8:1::2"], what: "the ping topology")
     }
 
     /// Loads an nftables ruleset into `namespace`.

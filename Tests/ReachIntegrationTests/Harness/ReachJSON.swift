@@ -4,7 +4,10 @@ import XCTest
 /// `reach --json` output, decoded and checked against the schema: every key present
 /// (null, never missing), values from the closed lists, and the fields consistent.
 struct ReachJSON: Decodable, Equatable {
-    static let keys: Set<String> = ["schema", "command", "target", "reachable", "reason", "resolver_error", "paths"]
+    static let keys: Set<String> = [
+        "schema", "command", "target", "reachable", "reason", "resolver_error", "paths", "connectivity", "probes",
+    ]
+    static let connectivityStates: Set<String> = ["none", "limited", "portal", "full"]
     static let reasons: Set<String> = [
         "no_route", "unreachable_route", "blackhole_route", "prohibited_route", "link_down",
         "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved",
@@ -17,9 +20,30 @@ struct ReachJSON: Decodable, Equatable {
     var reason: String?
     var resolverError: String?
     var paths: [Path]
+    /// null unless --probe was given.
+    var connectivity: String?
+    var probes: [Probe]?
+
+    struct Probe: Decodable, Equatable {
+        static let keys: Set<String> = ["kind", "target", "result", "time_ms", "detail", "location"]
+        var kind: String
+        var target: String
+        var result: String
+        var timeMs: Double
+        var detail: String
+        var location: String?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, target, result
+            case timeMs = "time_ms"
+            case detail, location
+        }
+    }
 
     struct Path: Decodable, Equatable {
-        static let keys: Set<String> = ["address", "family", "reachable", "flags", "flag_string", "reason", "link", "gateway", "source"]
+        static let keys: Set<String> = [
+            "address", "family", "reachable", "flags", "flag_string", "reason", "link", "underlying_link", "gateway", "source",
+        ]
         /// Apple's names in bit order (SCNetworkReachabilityFlags 1<<0 ... 1<<18): the JSON's order.
         static let bitOrder = [
             "TransientConnection", "Reachable", "ConnectionRequired", "ConnectionOnTraffic", "InterventionRequired",
@@ -39,13 +63,16 @@ struct ReachJSON: Decodable, Equatable {
         var flagString: String
         var reason: String?
         var link: Link?
+        var underlyingLink: Link?
         var gateway: String?
         var source: String?
 
         enum CodingKeys: String, CodingKey {
             case address, family, reachable, flags
             case flagString = "flag_string"
-            case reason, link, gateway, source
+            case reason, link
+            case underlyingLink = "underlying_link"
+            case gateway, source
         }
     }
 
@@ -62,7 +89,7 @@ struct ReachJSON: Decodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case schema, command, target, reachable, reason
         case resolverError = "resolver_error"
-        case paths
+        case paths, connectivity, probes
     }
 
     /// Decodes one JSON object (the whole of stdout, one line) and checks it; records a test
@@ -76,11 +103,18 @@ struct ReachJSON: Decodable, Equatable {
         XCTAssertEqual(Set(object.keys), keys, "top-level keys", file: file, line: line)
         for path in object["paths"] as? [[String: Any]] ?? [] {
             XCTAssertEqual(Set(path.keys), Path.keys, "path keys in \(path)", file: file, line: line)
-            if let link = path["link"] as? [String: Any] {
-                XCTAssertEqual(Set(link.keys), Link.keys, "link keys in \(link)", file: file, line: line)
-            } else {
-                XCTAssertTrue(path["link"] is NSNull, "link is an object or null: \(path)", file: file, line: line)
+            for key in ["link", "underlying_link"] {
+                if let link = path[key] as? [String: Any] {
+                    XCTAssertEqual(Set(link.keys), Link.keys, "\(key) keys in \(link)", file: file, line: line)
+                } else {
+                    XCTAssertTrue(path[key] is NSNull, "\(key) is an object or null: \(path)", file: file, line: line)
+                }
             }
+        }
+        if let probes = object["probes"] as? [[String: Any]] {
+            for probe in probes { XCTAssertEqual(Set(probe.keys), Probe.keys, "probe keys in \(probe)", file: file, line: line) }
+        } else {
+            XCTAssertTrue(object["probes"] is NSNull, "probes is an array or null", file: file, line: line)
         }
         let report = try JSONDecoder().decode(ReachJSON.self, from: data)
         report.checkConsistency(file: file, line: line)
@@ -93,6 +127,15 @@ struct ReachJSON: Decodable, Equatable {
         if let reason { XCTAssertTrue(Self.reasons.contains(reason), "reason \(reason) in the closed list", file: file, line: line) }
         XCTAssertEqual(resolverError != nil, reason == "name_not_resolved", "resolver_error set only when the name did not resolve",
                        file: file, line: line)
+        XCTAssertEqual(connectivity == nil, probes == nil, "connectivity and probes are null together", file: file, line: line)
+        if let connectivity {
+            XCTAssertTrue(Self.connectivityStates.contains(connectivity), "connectivity \(connectivity)", file: file, line: line)
+        }
+        for probe in probes ?? [] {
+            XCTAssertTrue(["icmp", "tcp", "http"].contains(probe.kind), "probe kind \(probe.kind)", file: file, line: line)
+            XCTAssertTrue(["pass", "portal", "fail"].contains(probe.result), "probe result \(probe.result)", file: file, line: line)
+            XCTAssertGreaterThanOrEqual(probe.timeMs, 0, file: file, line: line)
+        }
         for path in paths {
             XCTAssertTrue(["ipv4", "ipv6"].contains(path.family), "family \(path.family)", file: file, line: line)
             XCTAssertEqual(path.family == "ipv6", path.address.contains(":"), "family of \(path.address)", file: file, line: line)

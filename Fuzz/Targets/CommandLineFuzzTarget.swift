@@ -1,0 +1,48 @@
+import ReachCore
+
+/// One command-line word, as `reach` checks a target or a duration: an address literal
+/// (with a zone), a host name, a duration — through TargetParser, which words the error
+/// line. Successful parses must round-trip; every error must print on one line.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
+    let word = FuzzInput.argument(start, count)
+    parse("TargetParser.address") {
+        let address = try TargetParser.address(word)
+        precondition(address.bytes.count == address.family.addressLength, "address of the wrong length")
+        // What reach prints parses back to the same address (inet_ntop then inet_pton).
+        let again = try? IPAddress.parse(address.description)
+        precondition(again?.bytes == address.bytes && again?.family == address.family, "'\(word)' does not round-trip")
+    }
+    parse("TargetParser.validateHostName") {
+        try TargetParser.validateHostName(word)
+        precondition(!word.isEmpty && word.utf8.count <= 254, "accepted '\(word)'")
+    }
+    parse("TargetParser.duration") {
+        let span = try TargetParser.duration(word, option: "--timeout")
+        precondition(span.milliseconds >= 0 && span.milliseconds <= TimeSpan.maximum.milliseconds, "\(span) out of range")
+        _ = span.pollTimeout
+        // The text reach shows for a span parses back to the same span.
+        precondition((try? TimeSpan.parse(span.description)) == span, "\(span) does not round-trip")
+        _ = try TargetParser.positiveDuration(word, option: "--timeout")
+    }
+    return 0
+}
+
+/// Runs one parse: it succeeds, or throws a UsageError whose line is fit to print.
+private func parse(_ what: String, _ body: () throws -> Void) {
+    do {
+        try body()
+    } catch let error as UsageError {
+        checkOneLine(error.message)
+    } catch {
+        preconditionFailure("\(what) threw \(error), not a UsageError")
+    }
+}
+
+/// An error line: no line break or other control character, and bounded however long the
+/// word: a quote of it stops at 80 characters, each at most 4 when escaped (`\x17`), and a
+/// line quotes it at most twice ("unknown interface 'ZONE' in 'WORD'").
+private func checkOneLine(_ message: String) {
+    precondition(!message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f }, "control character in '\(message)'")
+    precondition(message.unicodeScalars.count <= 2 * (80 * 4 + 3) + 100, "error line of \(message.unicodeScalars.count) characters")
+}

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ReachCore
+
+/// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`).
+struct ProbeOptions: ParsableArguments {
+    @Option(name: .customLong("probe"), help: ArgumentHelp(
+        "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable).",
+        valueName: "spec"))
+    var specs: [String] = []
+
+    // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Bound on each probe: 5, 1.5s, 300ms.", valueName: "duration"))
+    var probeTimeout: String = "5s"
+
+    @Option(name: .long, help: "Text the body of an HTTP 200 must contain to pass.")
+    var expect: String?
+
+    var isEnabled: Bool { !specs.isEmpty }
+
+    /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
+    /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
+    func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
+        let usesICMP = checker.usesICMP
+        if usesICMP { Capabilities.limitToNetRaw() }
+        defer { if usesICMP { Capabilities.dropAll() } }
+        return try checker.check(routeUsable: routeUsable)
+    }
+
+    func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker {
+        let parsed = try specs.map(TargetParser.probe)
+        let timeout = try TargetParser.positiveDuration(probeTimeout, option: "--probe-timeout")
+        return ConnectivityChecker(specs: parsed, timeoutMilliseconds: timeout.milliseconds,
+                                   runner: SystemProber(expectedText: expect, family: family))
+    }
+}

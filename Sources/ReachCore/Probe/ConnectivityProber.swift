@@ -1,0 +1,54 @@
+/// Runs one probe to its verdict within a deadline. The system prober is the real
+/// one; tests substitute their own. A probe that cannot run (no ICMP permission, a
+/// failing system call) throws: that is no verdict about the network.
+public protocol ProbeRunning: Sendable {
+    func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult
+}
+
+/// The probes of one check, run in parallel, and the state they add up to.
+public struct ConnectivityReport: Hashable, Sendable {
+    public var state: ConnectivityState
+    public var probes: [ProbeResult]
+
+    public init(state: ConnectivityState, probes: [ProbeResult]) {
+        self.state = state
+        self.probes = probes
+    }
+}
+
+public struct ConnectivityChecker: Sendable {
+    public var specs: [ProbeSpec]
+    public var timeoutMilliseconds: Int64
+    public var runner: ProbeRunning
+
+    public init(specs: [ProbeSpec], timeoutMilliseconds: Int64, runner: ProbeRunning) {
+        self.specs = specs
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.runner = runner
+    }
+
+    /// Whether an ICMP probe is among the specs: it needs ICMP permission.
+    public var usesICMP: Bool {
+        specs.contains { if case .icmp = $0 { true } else { false } }
+    }
+
+    /// Probes only when a route is usable: with none, the state is `none` and no packet leaves.
+    public func check(routeUsable: Bool) throws -> ConnectivityReport {
+        guard routeUsable else { return ConnectivityReport(state: .none, probes: []) }
+        let start = MonotonicClock.nowMilliseconds()
+        let deadline = start + timeoutMilliseconds
+        let runner = self.runner
+        let jobs = try specs.map { spec in
+            try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
+        }
+        // Each probe keeps its own deadline; the margin only covers a probe stuck in a
+        // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
+        let results = try zip(specs, jobs).map { spec, job in
+            let waited = MonotonicClock.remaining(until: deadline + 250)
+            return try job.wait(timeoutMilliseconds: waited)?.get()
+                ?? ProbeResult(spec: spec, outcome: .failed, milliseconds: Double(MonotonicClock.nowMilliseconds() - start),
+                               detail: "timed out")
+        }
+        return ConnectivityReport(state: ConnectivityState.decide(routeUsable: true, results: results), probes: results)
+    }
+}

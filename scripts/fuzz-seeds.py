@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of `make fuzz` (Fuzz/corpus/<target>/) from real captures.
+
+netlink:      every datagram of Tests/ReachCoreTests/Fixtures/CapturedReply.swift (kernel
+              replies captured in namespaces by Tests/Fixtures/capture-netlink-fixtures.py).
+command-line: the words people pass as targets and durations (README and reach(1) examples).
+probe-spec:   the --probe forms of README and reach(1).
+http:         responses captured from Python's http.server on 127.0.0.1 (a file, a directory
+              redirect, a 404 page, and handlers answering 204, a portal's 302, a 200 with
+              the expected text, a chunked body), to the request reach sends, each read in
+              pieces of 256 bytes (the first byte of a seed) and of 1 byte.
+
+The ICMP seeds need root: Fuzz/capture-icmp-seeds.py.
+
+Run from the repository root: python3 scripts/fuzz-seeds.py
+"""
+import http.server
+import os
+import re
+import socket
+import tempfile
+import threading
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CORPUS = os.path.join(ROOT, "Fuzz", "corpus")
+
+
+def write(target, name, data):
+    directory = os.path.join(CORPUS, target)
+    os.makedirs(directory, exist_ok=True)
+    with open(os.path.join(directory, name), "wb") as seed:
+        seed.write(data)
+
+
+def hex_bytes(block):
+    """Bytes of one hex(\"\"\" ... \"\"\") fixture: `//` starts a comment, blanks are for reading."""
+    digits = "".join(line.split("//", 1)[0].replace(" ", "") for line in block.splitlines())
+    return bytes.fromhex(digits)
+
+
+def netlink():
+    path = os.path.join(ROOT, "Tests", "ReachCoreTests", "Fixtures", "CapturedReply.swift")
+    source = open(path).read()
+    for fixture in re.finditer(r"static let (\w+): \[\[UInt8\]\] = \[(.*?)\n    \]", source, re.S):
+        name, body = fixture.groups()
+        for index, block in enumerate(re.findall(r'hex\("""(.*?)"""\)', body, re.S)):
+            write("netlink", f"{name}-{index}", hex_bytes(block))
+
+
+COMMAND_LINE_WORDS = [
+    "198.18.0.2", "203.0.113.7", "127.0.0.1", "0.0.0.0", "255.255.255.255",
+    "2001:db8::1", "::1", "::", "fe80::1%lo", "fe80::1%1", "::ffff:198.51.100.1",
+    "2001:db8:0:0:0:0:0:1", "localhost", "example.com", "example.com.", "host-1.example.org",
+    "xn--bcher-kva.example", "5", "1.5s", "300ms", "2m", "0", "0.5", "86400",
+]
+
+
+def command_line():
+    for word in COMMAND_LINE_WORDS:
+        write("command-line", word, word.encode())
+
+
+PROBE_SPECS = [
+    "icmp:198.18.0.2", "icmp:2001:db8::2", "icmp:gateway.example", "tcp:198.18.0.2:443",
+    "tcp:[2001:db8::2]:80", "tcp:db.example:5432", "http://198.18.0.2/generate_204",
+    "http://connectivity-check.example/", "http://[2001:db8::2]:8080/hotspot-detect.html",
+    "http://portal.example:8080/check?x=1", "https://example.com/",
+]
+
+
+def probe_spec():
+    for index, spec in enumerate(PROBE_SPECS):
+        write("probe-spec", f"spec-{index:02}", spec.encode())
+
+
+class CheckHandler(http.server.SimpleHTTPRequestHandler):
+    """http.server's own file handler, and the answers a connectivity check meets."""
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        if self.path == "/generate_204":
+            self.send_response(204)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path == "/portal":
+            self.send_response(302)
+            self.send_header("Location", "http://198.18.0.2:8080/login?redirect=generate_204")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        elif self.path == "/success.txt":
+            body = b"success\n"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        elif self.path == "/chunked":
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            for piece in (b"<html><body>Sign in to ", b"the hotspot", b"</body></html>"):
+                self.wfile.write(b"%x;ext=1\r\n%s\r\n" % (len(piece), piece))
+            self.wfile.write(b"0\r\nX-Trailer: done\r\n\r\n")
+        else:
+            super().do_GET()
+
+    def log_message(self, *arguments):
+        pass
+
+
+def http_responses():
+    with tempfile.TemporaryDirectory() as root:
+        with open(os.path.join(root, "index.html"), "w") as page:
+            page.write("<html><body>It works</body></html>\n")
+        os.mkdir(os.path.join(root, "hotspot"))
+        handler = lambda *arguments: CheckHandler(*arguments, directory=root)  # noqa: E731
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        port = server.server_address[1]
+        try:
+            for name, path in [("file", "/index.html"), ("directory-redirect", "/hotspot"), ("not-found", "/missing"),
+                               ("no-content", "/generate_204"), ("portal-redirect", "/portal"),
+                               ("expected-text", "/success.txt"), ("chunked", "/chunked")]:
+                # The request SystemProber sends.
+                request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUser-Agent: reach/1\r\n"
+                           "Accept: */*\r\nConnection: close\r\n\r\n")
+                with socket.create_connection(("127.0.0.1", port)) as connection:
+                    connection.sendall(request.encode())
+                    response = b""
+                    while chunk := connection.recv(65536):
+                        response += chunk
+                write("http", f"{name}", bytes([255]) + response)
+                write("http", f"{name}-bytewise", bytes([0]) + response)
+        finally:
+            server.shutdown()
+
+
+if __name__ == "__main__":
+    netlink()
+    command_line()
+    probe_spec()
+    http_responses()

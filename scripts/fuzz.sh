@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# make fuzz: builds one libFuzzer executable per parser (swiftc -sanitize=fuzzer,address,
+# outside the package's products, in .build/fuzz) and runs each for FUZZ_SECONDS (60),
+# or for FUZZ_RUNS executions when that is set. Fails on any crash, leak or timeout.
+#
+#   FUZZ_SECONDS=600 make fuzz              longer runs
+#   FUZZ_RUNS=1000000 make fuzz             a fixed number of executions per target
+#   FUZZ_TARGETS="netlink" make fuzz        some targets only
+#
+# Seeds come from Fuzz/corpus/<target> (committed, from real captures); what the fuzzer
+# finds goes to .build/fuzz/corpus/<target>, crashes to .build/fuzz/artifacts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+out=.build/fuzz
+seconds=${FUZZ_SECONDS:-60}
+runs=${FUZZ_RUNS:-}
+swiftc=${SWIFTC:-swiftc}
+sanitize="-sanitize=fuzzer,address"
+
+# name | entry file in Fuzz/Targets | extra sources | longest input
+targets=(
+    "netlink|NetlinkFuzzTarget.swift||4096"
+    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetParser.swift Sources/ReachCLI/UsageError.swift|512"
+    "icmp|ICMPFuzzTarget.swift||2048"
+    "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/TargetParser.swift Sources/ReachCLI/UsageError.swift|512"
+    "http|HTTPFuzzTarget.swift||8192"
+)
+selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}
+
+mkdir -p "$out/shims" "$out/modules" "$out/artifacts"
+# SwiftPM makes the module map of a C target itself; swiftc alone needs one.
+cat > "$out/shims/module.modulemap" <<MAP
+module CReachShims {
+    header "$PWD/Sources/CReachShims/include/CReachShims.h"
+    export *
+}
+MAP
+imports=(-I "$out/shims" -I Sources/CLibcap -I "$out/modules")
+
+echo "fuzz: building ReachCore with $sanitize"
+clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
+    -c Sources/CReachShims/shims.c -o "$out/shims.o"
+mapfile -t core_sources < <(find Sources/ReachCore -name '*.swift' | sort)
+"$swiftc" -module-name ReachCore -parse-as-library -O -g -wmo -enable-testing $sanitize \
+    "${imports[@]}" -emit-module -emit-module-path "$out/modules/ReachCore.swiftmodule" \
+    -c "${core_sources[@]}" -o "$out/ReachCore.o"
+
+declare -A length
+for entry in "${targets[@]}"; do
+    IFS='|' read -r name file extra max <<< "$entry"
+    [[ " $selected " == *" $name "* ]] || continue
+    length[$name]=$max
+    echo "fuzz: building fuzz-$name"
+    # shellcheck disable=SC2086 # $extra is a list of paths without blanks
+    # lld: gold warns about every ASan helper symbol it cannot export.
+    "$swiftc" -module-name "Fuzz_${name//-/_}" -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
+        Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
+        "$out/ReachCore.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
+done
+
+# Swift's backtracer can hold a crashing process for a minute (REFERENCE §8); libFuzzer
+# reports the crash itself. Leaks are checked (LeakSanitizer) after every input run.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+limit=(-max_total_time="$seconds")
+[[ -n $runs ]] && limit=(-runs="$runs")
+
+failed=0
+summary=()
+for name in $selected; do
+    [[ -n ${length[$name]:-} ]] || { echo "fuzz: no target '$name'" >&2; exit 64; }
+    mkdir -p "$out/corpus/$name" "Fuzz/corpus/$name"
+    log="$out/$name.log"
+    echo "fuzz: running fuzz-$name (${limit[*]}), log in $log"
+    start=$(date +%s)
+    status=0
+    dictionary=()
+    [[ -f Fuzz/$name.dict ]] && dictionary=(-dict="Fuzz/$name.dict")
+    "$out/fuzz-$name" "${limit[@]}" "${dictionary[@]}" -timeout=10 -rss_limit_mb=2048 -max_len="${length[$name]}" \
+        -print_final_stats=1 -artifact_prefix="$out/artifacts/$name-" \
+        "$out/corpus/$name" "Fuzz/corpus/$name" > "$log" 2>&1 || status=$?
+    elapsed=$(( $(date +%s) - start ))
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    corpus=$(find "$out/corpus/$name" -type f | wc -l)
+    if (( status != 0 )); then
+        failed=1
+        verdict="FAILED (exit $status)"
+        grep -E '^(==[0-9]+==ERROR|SUMMARY|artifact_prefix|Test unit written|.*Fatal error|ALARM|.*deadly signal)' "$log" >&2 || tail -20 "$log" >&2
+    else
+        verdict=ok
+    fi
+    summary+=("$(printf '%-14s %12s executions %6ss %6s inputs in corpus  %s' "$name" "${executions:-?}" "$elapsed" "$corpus" "$verdict")")
+done
+
+echo
+printf '%s\n' "${summary[@]}"
+exit $failed
