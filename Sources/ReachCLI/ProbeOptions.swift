@@ -17,11 +17,13 @@ struct ProbeOptions: ParsableArguments {
 
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
+    /// Capabilities are per thread: each probe's thread inherits them and drops them itself
+    /// (SystemProber.dropsCapabilities), this one as soon as the probes' threads are started.
     func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
         let usesICMP = checker.specs.contains { if case .icmp = $0 { true } else { false } }
         if usesICMP { Capabilities.limitToNetRaw() }
         defer { if usesICMP { Capabilities.dropAll() } }
-        return try checker.check(routeUsable: routeUsable)
+        return try checker.check(routeUsable: routeUsable, started: { if usesICMP { Capabilities.dropAll() } })
     }
 
     /// The checker for the `--probe` options, nil when none is given. The other two options
@@ -35,6 +37,12 @@ struct ProbeOptions: ParsableArguments {
         }
         guard !parsed.isEmpty else { return nil }
         return ConnectivityChecker(specs: parsed, timeoutMilliseconds: timeout.milliseconds,
-                                   runner: SystemProber(expectedText: expect, family: family))
+                                   runner: prober(family: family))
+    }
+
+    private func prober(family: AddressFamily?) -> SystemProber {
+        var prober = SystemProber(expectedText: expect, family: family)
+        prober.dropsCapabilities = true
+        return prober
     }
 }

@@ -51,22 +51,6 @@ final class PingTests: NamespaceTestCase {
         return output
     }
 
-    /// The binary copied where `nobody` can execute it (the clone may sit under a directory
-    /// other users cannot enter, REFERENCE §8); removed after the test.
-    func binaryForOtherUsers() throws -> String {
-        var template = Array("/tmp/rch-ping-bin-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }
-        let directory = String(cString: made)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        chmod(directory, 0o755)
-        let copy = directory + "/reach"
-        try FileManager.default.copyItem(atPath: ReachBinary.path, toPath: copy)
-        chmod(copy, 0o755)
-        return copy
-    }
-
-    static let asNobody = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
-
     // MARK: - Replies, timeouts, errors
 
     func testLoopbackIPv4AndIPv6() throws {
