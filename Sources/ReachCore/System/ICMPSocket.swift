@@ -270,6 +270,7 @@ public final class ICMPSocket: PingTransport {
                 received.length >= 0, var queued = received.extendedError
             else { break }
             queued.originalPacket = Array(buffer[0..<received.length])
+            queued.destination = received.from // on the error queue, the errored packet's destination
             deliver(.queuedError(queued))
         }
     }
