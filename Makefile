@@ -12,13 +12,15 @@ STATIC_CXX := $(wildcard $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_SCRIPT = $(if $(STATIC_CXX),.build/static-libstdc++/libstdc++.so)
 RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
 
-.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean fuzz
+.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean fuzz test-sanitize soak
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
 	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
+	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
+	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
 	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
@@ -50,6 +52,16 @@ bench: build
 	scripts/bench.sh
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
+
+# The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in
+# its own scratch path; suppressions with their reasons in scripts/sanitizers/.
+test-sanitize:
+	@scripts/install-deps.sh test
+	scripts/test-sanitize.sh
+
+# Long runs, bounded (a few minutes): figures printed, exit 1 if a target is missed.
+soak: build
+	python3 scripts/soak.py
 
 # libFuzzer targets, built with swiftc -sanitize=fuzzer,address into .build/fuzz (not products).
 fuzz:

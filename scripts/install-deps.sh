@@ -2,11 +2,11 @@
 # Installs the Debian packages a target needs, only those missing.
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
-#                                   dnsmasq, nftables, hyperfine, mandoc, valgrind
+#                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, strace
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux)
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -13,7 +13,8 @@ public func fuzzProbeSpec(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         precondition(
             !error.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f },
             "control character in '\(error.message)'")
-        precondition(error.message.unicodeScalars.count <= 80 * 4 + 3, "error line of \(error.message.count) characters")
+        // The spec is quoted cut at 80 characters (each at most 4 when escaped), then the reason.
+        precondition(error.message.unicodeScalars.count <= 80 * 4 + 3 + 100, "error line of \(error.message.count) characters")
         return 0
     } catch {
         preconditionFailure("TargetParser.probe threw \(error), not a UsageError")

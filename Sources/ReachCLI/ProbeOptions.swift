@@ -15,21 +15,34 @@ struct ProbeOptions: ParsableArguments {
     @Option(name: .long, help: "Text the body of an HTTP 200 must contain to pass.")
     var expect: String?
 
-    var isEnabled: Bool { !specs.isEmpty }
-
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
+    /// Capabilities are per thread: each probe's thread inherits them and drops them itself
+    /// (SystemProber.dropsCapabilities), this one as soon as the probes' threads are started.
     func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
         let usesICMP = checker.usesICMP
         if usesICMP { Capabilities.limitToNetRaw() }
         defer { if usesICMP { Capabilities.dropAll() } }
-        return try checker.check(routeUsable: routeUsable)
+        return try checker.check(routeUsable: routeUsable, started: { if usesICMP { Capabilities.dropAll() } })
     }
 
-    func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker {
+    /// The checker for the `--probe` options, nil when none is given. The other two options
+    /// are checked either way: a bad `--probe-timeout`, or an `--expect` that no http probe
+    /// would look for, is a usage error, not silently ignored.
+    func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker? {
         let parsed = try specs.map(TargetParser.probe)
         let timeout = try TargetParser.positiveDuration(probeTimeout, option: "--probe-timeout")
+        if expect != nil, !parsed.contains(where: { if case .http = $0 { true } else { false } }) {
+            throw UsageError("--expect is for an http:// probe, and no --probe names one")
+        }
+        guard !parsed.isEmpty else { return nil }
         return ConnectivityChecker(specs: parsed, timeoutMilliseconds: timeout.milliseconds,
-                                   runner: SystemProber(expectedText: expect, family: family))
+                                   runner: prober(family: family))
+    }
+
+    private func prober(family: AddressFamily?) -> SystemProber {
+        var prober = SystemProber(expectedText: expect, family: family)
+        prober.dropsCapabilities = true
+        return prober
     }
 }

@@ -82,7 +82,7 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         // Bad probe specs are usage errors before anything is looked up or sent.
-        let checker = probes.isEnabled ? try probes.makeChecker(family: path.singleFamily) : nil
+        let checker = try probes.makeChecker(family: path.singleFamily)
         var report = try path.makeEvaluator().evaluateInternet(families: path.families)
         if let checker {
             report.attach(try probes.check(checker, routeUsable: report.isReachable))

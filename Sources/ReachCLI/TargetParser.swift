@@ -45,7 +45,7 @@ enum TargetParser {
         do {
             return try ProbeSpec.parse(text)
         } catch {
-            throw UsageError(printable(error.description))
+            throw UsageError(error.message(quoting: printable))
         }
     }
 

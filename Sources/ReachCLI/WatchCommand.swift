@@ -69,7 +69,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         let watchTarget = try parsedTarget()
-        let checker = probes.isEnabled ? try probes.makeChecker(family: path.singleFamily) : nil
+        let checker = try probes.makeChecker(family: path.singleFamily)
         let probeEvery = try TargetParser.positiveDuration(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }

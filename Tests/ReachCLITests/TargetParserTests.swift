@@ -17,3 +17,18 @@ final class TargetParserTests: XCTestCase {
         XCTAssertEqual(TargetParser.printable(String(repeating: "a", count: 80)), String(repeating: "a", count: 80))
     }
 }
+
+extension TargetParserTests {
+    /// A long probe spec is cut in its quote, not at the end of the line: the reason stays.
+    func testProbeErrorKeepsItsReasonAfterALongSpec() {
+        let spec = "http://" + String(repeating: "a", count: 300) + " b/"
+        XCTAssertThrowsError(try TargetParser.probe(spec)) { error in
+            let message = (error as? UsageError)?.message ?? ""
+            XCTAssertTrue(message.hasSuffix("...' has an invalid host"), message)
+            XCTAssertLessThan(message.count, 140, message)
+        }
+        XCTAssertThrowsError(try TargetParser.probe("tcp:db\n:80")) { error in
+            XCTAssertEqual((error as? UsageError)?.message, #"probe 'tcp:db\x0a:80' has an invalid host"#)
+        }
+    }
+}

@@ -73,6 +73,17 @@ final class HTTPResponseTests: XCTestCase {
         XCTAssertEqual(response.body.count, HTTPResponse.responseLimit / chunk.utf8.count + 1)
     }
 
+    func testChunkSizeLines() {
+        let cases: [(String, Int?)] = [
+            ("5", 5), ("1a", 26), ("1A", 26), ("  5  ", 5), ("5;name=value", 5), ("5 ;x", 5), ("0", 0),
+            ("7fffffffffffffff", Int.max), ("8000000000000000", nil), ("ffffffffffffffffff", nil),
+            ("", nil), (";x", nil), ("+5", nil), ("-5", nil), ("5 6", nil), ("g", nil), ("5x", nil),
+        ]
+        for (line, size) in cases {
+            XCTAssertEqual(HTTPResponse.chunkSize(Array(line.utf8)[...]), size, line)
+        }
+    }
+
     func testBodyIsCappedAt64KiB() {
         let big = String(repeating: "a", count: 70_000)
         let response = complete("HTTP/1.1 200 OK\r\nContent-Length: 70000\r\n\r\n" + big)

@@ -222,6 +222,32 @@ final class PingEngineTests: XCTestCase {
         XCTAssertEqual(engine.statistics.duplicates, 0)
     }
 
+    /// A datagram socket gets every error that quotes its identifier: one about a packet to
+    /// another address (a forgery, found by the hostile-network test) was counted as an error,
+    /// and its probe as answered, so the run ended before the last real reply.
+    func testQueuedErrorForAnotherDestinationIsUnexpected() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        let elsewhere = try IPAddress.parse("203.0.113.9")
+        transport.answer = { [self] _, packet, _ in
+            [
+                (
+                    ms,
+                    .queuedError(
+                        QueuedError(
+                            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
+                            offender: router, originalPacket: packet, destination: elsewhere))
+                ),
+                (2 * ms, reply(to: packet)),
+            ]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        XCTAssertEqual(events.filter { if case .unexpected = $0 { true } else { false } }.count, 2)
+        XCTAssertEqual(engine.statistics.errors, 0)
+        XCTAssertEqual(engine.statistics.received, 2)
+        XCTAssertEqual(engine.statistics.transmitted, 2)
+    }
+
     func testQueuedICMPErrorsCountAsErrors() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
@@ -232,7 +258,7 @@ final class PingEngineTests: XCTestCase {
                     .queuedError(
                         QueuedError(
                             origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
-                            offender: router, originalPacket: packet))
+                            offender: router, originalPacket: packet, destination: target))
                 )
             ]
         }

@@ -10,6 +10,8 @@ final class BadInputTests: XCTestCase {
     /// 254 characters in labels of 50.
     static let longName = Array(repeating: String(repeating: "a", count: 50), count: 5).joined(separator: ".")
     static let longLabel = String(repeating: "b", count: 64) + ".example"
+    /// A 100 KB argument: the error line quotes at most 80 characters of it.
+    static let hugeWord = String(repeating: "x", count: 100_000)
 
     /// (arguments, a fragment the one error line must contain)
     static let cases: [(arguments: [[UInt8]], mentions: String)] = [
@@ -53,6 +55,9 @@ final class BadInputTests: XCTestCase {
         (words("addr", "-6", "1.2.3.4"), "1.2.3.4"),
         (words("addr", "-4", "::1"), "::1"),
         (words("addr", "-4", "-6", "127.0.0.1"), "-4 and -6"),
+        (words("status", "--expect", "success"), "--expect is for an http:// probe"),
+        (words("status", "--expect", "success", "--probe", "tcp:198.18.0.2:80"), "--expect is for an http:// probe"),
+        (words("status", "--probe-timeout", "never"), "--probe-timeout: 'never' is not a duration"),
         (words("watch", "--settle", "soon"), "soon"),
         (words("watch", "--timeout", "0"), "timeout"),
         (words("watch", "--timeout", "-1s"), "--timeout: '-1s' is not a duration"),
@@ -70,7 +75,71 @@ final class BadInputTests: XCTestCase {
         (words("watch", "db internal"), "space"),
         (words("watch", "fe80::1%nosuchif"), "nosuchif"),
         (words("watch", "198.18.0.1", "extra"), "extra"),
-        (words("status", "--probe", "icmp:"), "icmp:"),
+        (words("watch", "--until", ""), "neither reachable nor unreachable"),
+        (words("watch", "--interface", hugeWord), "invalid interface name"),
+        ([Array("watch".utf8), Array("--interface".utf8), [0x65, 0x74, 0x68, 0xff]], "invalid interface name"),
+        (words("watch", "--bogus"), "bogus"),
+        // Overlong and odd arguments: one line whatever their length.
+        (words("host", hugeWord), "100000 characters"),
+        (words("addr", hugeWord), "..."),
+        (words("host", "db\u{1b}[2Jinternal"), "control"),
+        (words("host", "."), "empty label"),
+        (words("addr", "1.2.3.4/24"), "1.2.3.4/24"),
+        (words("addr", "::ffff:1.2.3.4.5"), "::ffff:1.2.3.4.5"),
+        // status --probe: every malformed form, and the options that go with it.
+        (words("status", "--probe", ""), "is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH"),
+        (words("status", "--probe", "icmp:"), "names no host"),
+        (words("status", "--probe", "tcp:198.18.0.2"), "names no port"),
+        (words("status", "--probe", "tcp:198.18.0.2:"), "names no port"),
+        (words("status", "--probe", "tcp:198.18.0.2:0"), "not 1-65535"),
+        (words("status", "--probe", "tcp:198.18.0.2:65536"), "not 1-65535"),
+        (words("status", "--probe", "tcp:198.18.0.2:http"), "not 1-65535"),
+        (words("status", "--probe", "tcp:2001:db8::2:443"), "invalid host"),
+        (words("status", "--probe", "https://198.18.0.2/"), "https cannot see a captive portal"),
+        (words("status", "--probe", "ftp://198.18.0.2/"), "is not icmp:HOST"),
+        (words("status", "--probe", "http://a b/"), "invalid host"),
+        (words("status", "--probe", "http://[2001:db8::2/"), "invalid host"),
+        (words("status", "--probe", "http://[db.test]/"), "invalid host"),
+        (words("status", "--probe", "http://:80/"), "names no host"),
+        (words("status", "--probe", "http://" + longName + "/"), "invalid host"),
+        ([Array("status".utf8), Array("--probe".utf8), Array("icmp:db".utf8) + [0xff]], "invalid host"),
+        (words("status", "--probe", "http://198.18.0.2/", "--probe-timeout", "0"), "--probe-timeout must be more than 0"),
+        (words("status", "--probe", "http://198.18.0.2/", "--probe-timeout", "2d"), "'2d' is not a duration"),
+        (words("status", "--probe", "icmp:198.18.0.2", "--probe-timeout", "-1"), "'-1' is not a duration"),
+        (words("status", "--probe"), "--probe"),
+        (words("status", "--probe", "icmp:198.18.0.2", "--expect"), "--expect"),
+        // ping: iputils' options, each out of range or malformed.
+        (words("ping"), "<host>"),
+        (words("ping", "198.18.0.2", "extra"), "extra"),
+        (words("ping", "-c", "0", "198.18.0.2"), "-c: '0' is not a count of 1 or more"),
+        (words("ping", "-c", "-1", "198.18.0.2"), "-c: '-1'"),
+        (words("ping", "-c", "x", "198.18.0.2"), "-c: 'x'"),
+        (words("ping", "-c", "99999999999999999999", "198.18.0.2"), "-c: '99999999999999999999'"),
+        (words("ping", "-i", "-1", "198.18.0.2"), "-i: '-1' is not a number of seconds"),
+        (words("ping", "-i", "1e3", "198.18.0.2"), "-i: '1e3'"),
+        (words("ping", "-i", "nan", "198.18.0.2"), "-i: 'nan'"),
+        (words("ping", "-W", "0", "198.18.0.2"), "-W must be more than 0"),
+        (words("ping", "-W", "-5", "198.18.0.2"), "-W: '-5'"),
+        (words("ping", "-w", "-1", "198.18.0.2"), "-w: '-1' is not a whole number of seconds"),
+        (words("ping", "-w", "inf", "198.18.0.2"), "-w: 'inf'"),
+        (words("ping", "-s", "-1", "198.18.0.2"), "-s: '-1' is not a data size"),
+        (words("ping", "-s", "70000", "198.18.0.2"), "-s: '70000'"),
+        (words("ping", "-s", "65508", "198.18.0.2"), "65508 bytes do not fit an IPv4 datagram"),
+        (words("ping", "-t", "0", "198.18.0.2"), "-t: '0' is not a ttl of 1 to 255"),
+        (words("ping", "-t", "256", "198.18.0.2"), "-t: '256'"),
+        (words("ping", "-I", "", "198.18.0.2"), "-I: unknown interface ''"),
+        (words("ping", "-I", "nosuchif0", "198.18.0.2"), "nosuchif0"),
+        (words("ping", "-4", "-6", "198.18.0.2"), "-4 and -6 cannot be combined"),
+        (words("ping", "-4", "2001:db8::2"), "2001:db8::2 is not an IPv4 address"),
+        (words("ping", "-6", "198.18.0.2"), "198.18.0.2 is not an IPv6 address"),
+        (words("ping", "db internal"), "space"),
+        (words("ping", ""), "empty host name"),
+        (words("ping", longName), "253"),
+        (words("ping", "fe80::1%nosuchif"), "nosuchif"),
+        ([Array("ping".utf8), [0x64, 0x62, 0xc3, 0x28]], "UTF-8"),
+        (words("ping", "--bogus", "198.18.0.2"), "bogus"),
+        (words("ping", "-x", "198.18.0.2"), "-x"),
+        (words("ping", "--count", "3", "198.18.0.2"), "--count"),
         (words("status", "--probe", "tcp:host"), "tcp:host"),
         (words("status", "--probe", "tcp:host:99999"), "99999"),
         (words("status", "--probe", "ftp://x"), "ftp://x"),
@@ -81,7 +150,6 @@ final class BadInputTests: XCTestCase {
         (words("status", "--probe", "icmp:db internal"), "db internal"),
         (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "0"), "probe-timeout"),
         (words("status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "soon"), "soon"),
-        (words("status", "--probe"), "probe"),
         (words("watch", "--probe", "ftp://x"), "ftp://x"),
         (words("watch", "--probe", "tcp:host:0"), "tcp:host:0"),
         (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "0"), "probe-interval"),
@@ -92,6 +160,11 @@ final class BadInputTests: XCTestCase {
 
     func testEveryBadInputIsOneLineOnStderrAndExit64() throws {
         XCTAssertEqual(Self.longName.utf8.count, 254)
+        // Every subcommand and option of the hostile-input table of issue 6, at least 60 cases.
+        XCTAssertGreaterThanOrEqual(Self.cases.count, 60)
+        for command in ["status", "host", "addr", "watch", "ping"] {
+            XCTAssertTrue(Self.cases.contains { $0.arguments.first == Array(command.utf8) }, "no case for \(command)")
+        }
         let isolate = geteuid() == 0
         for testCase in Self.cases {
             let arguments = testCase.arguments
@@ -113,6 +186,7 @@ final class BadInputTests: XCTestCase {
             if !testCase.mentions.isEmpty {
                 XCTAssertTrue(result.stderr.contains(testCase.mentions), "\(shown): says what is wrong (\(testCase.mentions))\n\(result)")
             }
+            XCTAssertLessThan(result.stderr.utf8.count, 1024, "\(shown): a line of bounded length\n\(result)")
             XCTAssertLessThan(result.duration, 2, "\(shown): answered at once\n\(result)")
         }
     }

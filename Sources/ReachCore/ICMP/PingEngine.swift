@@ -79,7 +79,14 @@ public struct QueuedError: Sendable {
     public var offender: IPAddress?
     /// The echo request the error concerns, as we sent it (the queue returns our payload).
     public var originalPacket: [UInt8]
-    public init(origin: Origin, errno: Errno, type: UInt8, code: UInt8, info: UInt32, offender: IPAddress?, originalPacket: [UInt8]) {
+    /// Where that request was going: recvmsg's address on the error queue, read from the
+    /// quoted IP header. The kernel hands a datagram socket every error that quotes its
+    /// identifier, whatever the destination; nil when unknown.
+    public var destination: IPAddress?
+    public init(
+        origin: Origin, errno: Errno, type: UInt8, code: UInt8, info: UInt32, offender: IPAddress?, originalPacket: [UInt8],
+        destination: IPAddress? = nil
+    ) {
         self.origin = origin
         self.errno = errno
         self.type = type
@@ -87,6 +94,7 @@ public struct QueuedError: Sendable {
         self.info = info
         self.offender = offender
         self.originalPacket = originalPacket
+        self.destination = destination
     }
 }
 
@@ -332,6 +340,11 @@ public struct PingEngine: Sendable {
         }
         guard let number = probeNumber(forSequence: sequence) else {
             return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for sequence \(sequence), not sent"))
+        }
+        // As iputils checks it (ping4_receive_error_msg): an error about a packet to another
+        // address is not about our probe, even with our identifier and a sequence we sent.
+        if let destination = queued.destination, destination.bytes != target.bytes {
+            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for a packet to \(destination), not ours"))
         }
         switch queued.origin {
         case .local:

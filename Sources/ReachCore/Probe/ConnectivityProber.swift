@@ -33,14 +33,20 @@ public struct ConnectivityChecker: Sendable {
     }
 
     /// Probes only when a route is usable: with none, the state is `none` and no packet leaves.
-    public func check(routeUsable: Bool) throws -> ConnectivityReport {
-        guard routeUsable else { return ConnectivityReport(state: .none, probes: []) }
+    /// `started` runs on the calling thread once every probe's thread has started (the command
+    /// line drops its capabilities there), or at once when no probe runs.
+    public func check(routeUsable: Bool, started: () -> Void = {}) throws -> ConnectivityReport {
+        guard routeUsable else {
+            started()
+            return ConnectivityReport(state: .none, probes: [])
+        }
         let start = MonotonicClock.nowMilliseconds()
         let deadline = start + timeoutMilliseconds
         let runner = self.runner
         let jobs = try specs.map { spec in
             try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
         }
+        started()
         // Each probe keeps its own deadline; the margin only covers a probe stuck in a
         // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
         let results = try zip(specs, jobs).map { spec, job in

@@ -103,8 +103,7 @@ public struct HTTPResponse: Equatable, Sendable {
         var index = 0
         while true {
             guard let lineEnd = findCRLF(bytes, from: index) else { return (body, false) }
-            let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self).split(separator: ";").first ?? ""
-            guard let size = Int(String(sizeText).trimmingWhitespace(), radix: 16), size >= 0 else { return nil }
+            guard let size = chunkSize(bytes[index..<lineEnd]) else { return nil }
             if size == 0 { return (body, true) }
             let start = lineEnd + 2
             let remaining = bytes.count - start
@@ -115,6 +114,36 @@ public struct HTTPResponse: Equatable, Sendable {
             guard remaining >= 2, size <= remaining - 2 else { return (body, false) }
             index = start + size + 2
         }
+    }
+
+    /// The size on a chunk-size line: hex digits between optional blanks, then the end or a
+    /// `;` extension; nil for anything else or a size beyond Int. Read from the bytes, with
+    /// no String per line: the probe reparses everything received after each read, and a
+    /// hostile server sends a million chunks.
+    static func chunkSize(_ line: ArraySlice<UInt8>) -> Int? {
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        var index = line.startIndex
+        while index < line.endIndex, blank(line[index]) { index += 1 }
+        var size = 0
+        var digits = 0
+        while index < line.endIndex {
+            let byte = line[index]
+            let value: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte - UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte - UInt8(ascii: "A")) + 10
+            default: value = -1
+            }
+            if value < 0 { break }
+            guard size <= (Int.max - value) / 16 else { return nil }
+            size = size * 16 + value
+            digits += 1
+            index += 1
+        }
+        while index < line.endIndex, blank(line[index]) { index += 1 }
+        guard digits > 0, index == line.endIndex || line[index] == UInt8(ascii: ";") else { return nil }
+        return size
     }
 
     private static func findCRLF(_ bytes: [UInt8], from start: Int) -> Int? {

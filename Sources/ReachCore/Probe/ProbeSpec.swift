@@ -13,14 +13,18 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
         case httpsRefused(String)
         case badHost(String)
 
-        public var description: String {
+        public var description: String { message { $0 } }
+
+        /// The message with the spec shown by `quote`: the command line escapes and cuts a
+        /// long or odd spec there, so the reason after it is never cut off.
+        public func message(quoting quote: (String) -> String) -> String {
             switch self {
-            case .unknownForm(let text): "probe '\(text)' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH"
-            case .missingHost(let text): "probe '\(text)' names no host"
-            case .missingPort(let text): "probe '\(text)' names no port (tcp:HOST:PORT)"
-            case .badPort(let text): "probe '\(text)' has a port that is not 1-65535"
-            case .httpsRefused(let text): "probe '\(text)': https cannot see a captive portal; use http://"
-            case .badHost(let text): "probe '\(text)' has an invalid host"
+            case .unknownForm(let text): "probe '\(quote(text))' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH"
+            case .missingHost(let text): "probe '\(quote(text))' names no host"
+            case .missingPort(let text): "probe '\(quote(text))' names no port (tcp:HOST:PORT)"
+            case .badPort(let text): "probe '\(quote(text))' has a port that is not 1-65535"
+            case .httpsRefused(let text): "probe '\(quote(text))': https cannot see a captive portal; use http://"
+            case .badHost(let text): "probe '\(quote(text))' has an invalid host"
             }
         }
     }

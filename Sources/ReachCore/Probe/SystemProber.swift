@@ -5,6 +5,11 @@ public struct SystemProber: ProbeRunning {
     /// `-4` / `-6`: the family probe targets are resolved to; nil for either.
     public var family: AddressFamily?
     public var userAgent = "reach/1"
+    /// Drop every capability of the probe's thread before it reads anything from the
+    /// network: an ICMP probe right after opening its sockets, any other at once. Set by
+    /// the command line, which keeps CAP_NET_RAW (permitted) for ICMP probes only until
+    /// their sockets are open (as iputils ping does). Capabilities are per thread.
+    public var dropsCapabilities = false
 
     public init(expectedText: String? = nil, family: AddressFamily? = nil) {
         self.expectedText = expectedText
@@ -19,6 +24,11 @@ public struct SystemProber: ProbeRunning {
     }
 
     private func probe(_ spec: ProbeSpec, deadline: Int64) throws -> (ProbeResult.Outcome, String, String?) {
+        // The ICMP sockets first, for each family the host may resolve to, while the thread may
+        // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
+        // (a resolver's answer, a reply, a hostile HTTP response on another probe's thread).
+        let sockets = ICMPSockets(for: spec, family: family)
+        if dropsCapabilities { Capabilities.dropAll() }
         let address: IPAddress
         switch try resolve(spec.host, deadline: deadline) {
         case .success(let resolved): address = resolved
@@ -31,7 +41,7 @@ public struct SystemProber: ProbeRunning {
         case .http(let host, let port, let path):
             return try http(address, host: host, port: port, path: path, deadline: deadline)
         case .icmp:
-            return try icmp(address, deadline: deadline)
+            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline)
         }
     }
 

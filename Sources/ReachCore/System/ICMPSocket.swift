@@ -264,6 +264,8 @@ public final class ICMPSocket: PingTransport {
         /// follows it lies (SO_EE_OFFENDER).
         var extendedError: sock_extended_err? = nil
         var offender: Range<Int>? = nil
+        /// How many bytes of `receivedName` recvmsg wrote (0: no address).
+        var nameLength = 0
     }
 
     /// Receives one datagram and hands it to `deliver`; false when none was queued.
@@ -298,7 +300,9 @@ public final class ICMPSocket: PingTransport {
                         offender: received.offender.flatMap { range in
                             control.withUnsafeBytes { SocketAddress.address(at: $0.baseAddress! + range.lowerBound, length: range.count) }
                         },
-                        originalPacket: Array(buffer[0..<received.length]))))
+                        originalPacket: Array(buffer[0..<received.length]),
+                        // On the error queue, recvmsg's address is the errored packet's destination.
+                        destination: received.nameLength > 0 ? SocketAddress.address(of: receivedName) : nil)))
         }
     }
 
@@ -331,6 +335,7 @@ public final class ICMPSocket: PingTransport {
                             throw SystemCallError("recvmsg", failure)
                         }
                         result.length = min(length, capacity)
+                        result.nameLength = Int(message.msg_namelen)
                         Self.readControl(&message, control: controlBytes, into: &result)
                     }
                 }
