@@ -50,22 +50,3 @@ class NamespaceTestCase: XCTestCase {
         return try ReachJSON.decode(result, file: file, line: line)
     }
 }
-
-extension NamespaceTestCase {
-    /// The binary copied where `nobody` can execute it (the clone may sit under a directory
-    /// other users cannot enter, REFERENCE §8); removed after the test.
-    func binaryForOtherUsers() throws -> String {
-        var template = Array("/tmp/\(Self.labPrefix)bin-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }
-        let directory = String(cString: made)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        chmod(directory, 0o755)
-        let copy = directory + "/reach"
-        try FileManager.default.copyItem(atPath: ReachBinary.path, toPath: copy)
-        chmod(copy, 0o755)
-        return copy
-    }
-
-    /// A command prefix that runs the rest as `nobody` (setpriv execs in place: same pid).
-    static var asNobody: [String] { ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"] }
-}
