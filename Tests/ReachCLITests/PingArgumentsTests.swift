@@ -1,0 +1,110 @@
+import ArgumentParser
+import XCTest
+
+@testable import ReachCLI
+
+/// PingArguments reads `reach ping`'s plain command lines without ArgumentParser; whatever
+/// it accepts must come out exactly as ArgumentParser would have parsed it.
+final class PingArgumentsTests: XCTestCase {
+    /// Every property of the command, read through its wrapper (a property PingArguments
+    /// forgot to set would trap here rather than in a user's ping).
+    private func fields(_ command: PingCommand) -> [String] {
+        [
+            command.host, command.count ?? "-", command.interval ?? "-", command.timeout ?? "-",
+            command.deadline ?? "-", command.size ?? "-", command.ttl ?? "-", command.interface ?? "-",
+            "\(command.ipv4)", "\(command.ipv6)", "\(command.quiet)", "\(command.numeric)",
+            "\(command.timestamps)", "\(command.outstanding)", "\(command.flood)", "\(command.json)",
+        ]
+    }
+
+    private func assertSameAsArgumentParser(_ words: [String], file: StaticString = #filePath, line: UInt = #line) {
+        guard let fast = PingArguments.command(words[...]) else { return }
+        do {
+            let parsed = try PingCommand.parse(words)
+            XCTAssertEqual(fields(fast), fields(parsed), "\(words)", file: file, line: line)
+        } catch {
+            XCTFail("PingArguments took \(words), ArgumentParser says: \(PingCommand.message(for: error))", file: file, line: line)
+        }
+    }
+
+    func testEveryPropertyOfPingCommandIsSet() {
+        XCTAssertEqual(
+            Mirror(reflecting: PingCommand()).children.count, PingArguments.propertyCount,
+            "a new PingCommand option must be set by PingArguments.command too")
+    }
+
+    /// The forms users type, iputils' own test invocations among them: taken on the fast path.
+    func testPlainFormsAreReadAsArgumentParserReadsThem() throws {
+        let accepted: [[String]] = [
+            ["127.0.0.1"],
+            ["-c", "1", "127.0.0.1"],
+            ["-c1", "-q", "::1"],
+            ["127.0.0.1", "-c", "3", "-i", "0.2", "-W", "1"],
+            ["-f", "-q", "-c", "10000", "127.0.0.1"],
+            ["-fq", "-c10000", "127.0.0.1"],
+            ["-4", "-n", "-D", "-O", "-w", "5", "-s", "100", "-t", "1", "198.51.100.1"],
+            ["-6", "-I", "lo", "fe80::1%lo"],
+            ["-Ilo", "localhost"],
+            ["-I", "127.0.0.1", "--json", "localhost"],
+            ["-c", "-1", "127.0.0.1"],
+            ["-i", "-0.5", "127.0.0.1"],
+            ["-c", "0", "127.0.0.1"],
+            ["-W", "soon", "127.0.0.1"],
+            ["-c", "--json", "127.0.0.1"],
+            ["-46", "127.0.0.1"],
+            ["-c", "", "127.0.0.1"],
+            ["db.internal", "-qn"],
+        ]
+        for words in accepted {
+            XCTAssertNotNil(PingArguments.command(words[...]), "\(words) should not need ArgumentParser")
+            assertSameAsArgumentParser(words)
+        }
+    }
+
+    /// Help, mistakes and anything unusual go to ArgumentParser, which says what is wrong.
+    func testAnythingElseIsLeftToArgumentParser() {
+        let declined: [[String]] = [
+            [], ["-h"], ["--help"], ["127.0.0.1", "-h"], ["-c", "-h", "127.0.0.1"], ["--version"],
+            ["-c"], ["-c", "1"], ["127.0.0.1", "::1"], ["-c", "1", "-c", "2", "127.0.0.1"],
+            ["-q", "-q", "127.0.0.1"], ["-qq", "127.0.0.1"], ["-x", "127.0.0.1"], ["-qx", "127.0.0.1"],
+            ["--", "127.0.0.1"], ["-", "127.0.0.1"], ["", "127.0.0.1"], ["--count", "1", "127.0.0.1"],
+            ["-qc1", "127.0.0.1"], ["-c-1", "127.0.0.1"], ["-c=1", "127.0.0.1"], ["-I", "-q", "127.0.0.1"],
+            ["-I", "", "127.0.0.1"], ["--json", "--json", "127.0.0.1"], ["--json=1", "127.0.0.1"],
+        ]
+        for words in declined {
+            XCTAssertNil(PingArguments.command(words[...]), "\(words)")
+        }
+    }
+
+    /// Random command lines from the words that matter: whenever the fast path takes one,
+    /// ArgumentParser reads it the same way (a fixed seed, so a failure repeats).
+    func testRandomCommandLinesAgreeWithArgumentParser() {
+        let vocabulary = [
+            "127.0.0.1", "::1", "db.internal", "-c", "-c5", "5", "-1", "0.2", "-i", "-i0", "-W", "-w", "-w3",
+            "-s", "-t", "-t1", "-I", "-Ilo", "lo", "-4", "-6", "-q", "-n", "-D", "-O", "-f", "-fq", "-qn",
+            "-qc", "--json", "-h", "--help", "--", "-", "", "-x", "--count", "-c=2", "é", "-é",
+        ]
+        var generator = SplitMix64(seed: 0x5eed_7f73)
+        var taken = 0
+        for _ in 0..<10_000 {
+            let length = Int(generator.next() % 6) + 1
+            let words = (0..<length).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+            if PingArguments.command(words[...]) != nil { taken += 1 }
+            assertSameAsArgumentParser(words)
+        }
+        XCTAssertGreaterThan(taken, 500, "the vocabulary should exercise the fast path")
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so the random lines are the same each run.
+private struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
