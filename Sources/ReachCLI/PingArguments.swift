@@ -8,39 +8,19 @@
 /// a missing value, `--`, a second operand) returns nil and goes to ArgumentParser, which
 /// says what is wrong; the values themselves are checked by PingSettings either way.
 /// PingArgumentsTests hold the two to the same result.
-struct PingArguments {
-    var host: String?
-    var count: String?
-    var interval: String?
-    var timeout: String?
-    var deadline: String?
-    var size: String?
-    var ttl: String?
-    var interface: String?
-    var ipv4 = false
-    var ipv6 = false
-    var quiet = false
-    var numeric = false
-    var timestamps = false
-    var outstanding = false
-    var flood = false
-    var json = false
-
-    /// How many of PingCommand's properties `command` sets: all of them, or reading the
-    /// rest would trap (PingArgumentsTests compare this with PingCommand's own).
-    static let propertyCount = 16
-
-    /// The command for `words` (what follows `ping`), nil when ArgumentParser should read them.
-    static func command(_ words: ArraySlice<String>) -> PingCommand? {
-        var arguments = PingArguments()
+enum PingArguments {
+    /// The options `words` (what follows `ping`) give, nil when ArgumentParser should read them.
+    static func options(_ words: ArraySlice<String>) -> PingOptions? {
+        var options = PingOptions(host: "")
+        var host: String?
         var index = words.startIndex
         while index < words.endIndex {
             let word = words[index]
             index += 1
             let bytes = Array(word.utf8)
             if word == "--json" {
-                guard !arguments.json else { return nil }
-                arguments.json = true
+                guard !options.json else { return nil }
+                options.json = true
             } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "-"), bytes[1] != UInt8(ascii: "-") {
                 // One value option, its value joined or next; or a group of flags.
                 if isValueOption(bytes[1]) {
@@ -59,21 +39,22 @@ struct PingArguments {
                         // ArgumentParser ends options at `--` and looks for help anywhere, values included.
                         if value == "--" || isHelpRequest(value) { return nil }
                     }
-                    guard arguments.setValue(value, for: bytes[1]) else { return nil }
+                    guard options.setValue(value, for: bytes[1]) else { return nil }
                 } else {
                     for letter in bytes[1...] {
-                        guard arguments.setFlag(letter) else { return nil }
+                        guard options.setFlag(letter) else { return nil }
                     }
                 }
             } else if !bytes.isEmpty, bytes[0] != UInt8(ascii: "-") {
-                guard arguments.host == nil else { return nil }
-                arguments.host = word
+                guard host == nil else { return nil }
+                host = word
             } else {
                 return nil  // "-", "--", "--help", any other long option, ""
             }
         }
-        guard arguments.host != nil else { return nil }
-        return arguments.command
+        guard let host else { return nil }
+        options.host = host
+        return options
     }
 
     private static func isValueOption(_ letter: UInt8) -> Bool {
@@ -90,9 +71,11 @@ struct PingArguments {
     private static func isHelpRequest(_ word: String) -> Bool {
         word == "-h" || word == "--help" || word == "-help" || word == "--version"
     }
+}
 
+extension PingOptions {
     /// Stores a value option's text; false when the option was given before.
-    private mutating func setValue(_ value: String, for letter: UInt8) -> Bool {
+    fileprivate mutating func setValue(_ value: String, for letter: UInt8) -> Bool {
         func store(_ slot: inout String?) -> Bool {
             guard slot == nil else { return false }
             slot = value
@@ -111,7 +94,7 @@ struct PingArguments {
     }
 
     /// Sets one flag of a group; false for a letter that is not a flag, or one given before.
-    private mutating func setFlag(_ letter: UInt8) -> Bool {
+    fileprivate mutating func setFlag(_ letter: UInt8) -> Bool {
         func set(_ flag: inout Bool) -> Bool {
             guard !flag else { return false }
             flag = true
@@ -127,27 +110,5 @@ struct PingArguments {
         case UInt8(ascii: "f"): return set(&flood)
         default: return false
         }
-    }
-
-    /// Every property of PingCommand set, as ArgumentParser would set it.
-    private var command: PingCommand {
-        var command = PingCommand()
-        command.host = host ?? ""
-        command.count = count
-        command.interval = interval
-        command.timeout = timeout
-        command.deadline = deadline
-        command.size = size
-        command.ttl = ttl
-        command.interface = interface
-        command.ipv4 = ipv4
-        command.ipv6 = ipv6
-        command.quiet = quiet
-        command.numeric = numeric
-        command.timestamps = timestamps
-        command.outstanding = outstanding
-        command.flood = flood
-        command.json = json
-        return command
     }
 }

@@ -74,6 +74,40 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     @Flag(name: .long, help: "One JSON object per event, then a summary (schema in reach(1)).")
     var json = false
 
+    /// The values as given; `PingOptions.execute` does the work (PingArguments builds the
+    /// same values for plain command lines without ArgumentParser).
+    var options: PingOptions {
+        PingOptions(
+            host: host, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
+            interface: interface, ipv4: ipv4, ipv6: ipv6, quiet: quiet, numeric: numeric, timestamps: timestamps,
+            outstanding: outstanding, flood: flood, json: json)
+    }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach ping`'s command line as plain values, each option's text unparsed (PingSettings
+/// checks them), and the run itself.
+struct PingOptions: Equatable {
+    var host: String
+    var count: String?
+    var interval: String?
+    var timeout: String?
+    var deadline: String?
+    var size: String?
+    var ttl: String?
+    var interface: String?
+    var ipv4 = false
+    var ipv6 = false
+    var quiet = false
+    var numeric = false
+    var timestamps = false
+    var outstanding = false
+    var flood = false
+    var json = false
+
     func execute() throws -> ExitStatus {
         let settings = try PingSettings(self)
         // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
@@ -149,8 +183,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             transport: socket, clock: clock)
         do {
             try loop.run { event in
-                // The renderer's plain fields, not the @Flag wrappers: those cost
-                // thousands of instructions per read, per echo in a flood.
+                // The renderer's fields: read once per event, per echo in a flood.
                 var wrote = false
                 if renderer.json {
                     if let object = renderer.json(event) {
@@ -197,7 +230,7 @@ struct PingSettings {
     /// iputils MINUSERINTERVAL: 2 ms for users without CAP_NET_RAW.
     static let minimumUserInterval: Int64 = 2_000_000
 
-    init(_ command: PingCommand) throws {
+    init(_ command: PingOptions) throws {
         if let text = command.count {
             guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
                 throw UsageError("-c: '\(TargetParser.printable(text))' is not a count of 1 or more")

@@ -32,7 +32,13 @@ public enum ReachMain {
         let status: ExitStatus
         do {
             try checkHelpTopics(arguments)
-            status = try dispatch(try parse(arguments))
+            // `reach ping` in its plain forms skips ArgumentParser's start-up (PingArguments);
+            // everything else, and every mistake, goes through it.
+            if arguments.first == "ping", let ping = PingArguments.options(arguments.dropFirst()) {
+                status = try ping.execute()
+            } else {
+                status = try dispatch(try ReachCommand.parseAsRoot(arguments))
+            }
         } catch {
             let (errorStatus, message) = ExitStatus.of(error)
             if let message {
@@ -44,13 +50,6 @@ public enum ReachMain {
         }
         OutputChannel.standard.flush()
         exit(status.rawValue)
-    }
-
-    /// The command the words name. `reach ping` in its plain forms skips ArgumentParser's
-    /// start-up (PingArguments); everything else, and every mistake, goes through it.
-    static func parse(_ arguments: [String]) throws -> ParsableCommand {
-        if arguments.first == "ping", let ping = PingArguments.command(arguments.dropFirst()) { return ping }
-        return try ReachCommand.parseAsRoot(arguments)
     }
 
     /// Runs a parsed command. Ours name their exit status; anything else is ArgumentParser's
