@@ -15,6 +15,15 @@ final class SocketAddressTests: XCTestCase {
         return storage
     }
 
+    /// A raw IPv4 datagram's sender is read from its header: bytes 12-15, network order.
+    func testStorageFromAnIPv4HeaderSourceIsThatAddress() throws {
+        let header: [UInt8] = [0x45, 0, 0, 84, 0, 0, 0, 0, 64, 1, 0, 0, 198, 18, 0, 2, 198, 18, 0, 1]
+        let source = header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) }
+        let built = SocketAddress.storage(ipv4: source)
+        XCTAssertEqual(SocketAddress.address(of: built), try IPAddress.parse("198.18.0.2"))
+        XCTAssertTrue(SocketAddress.sameAddress(built, storage(of: try IPAddress.parse("198.18.0.2"))))
+    }
+
     func testSameAddressComparesFamilyBytesAndScope() throws {
         let v4 = storage(of: try IPAddress.parse("198.18.0.2"))
         XCTAssertTrue(SocketAddress.sameAddress(v4, storage(of: try IPAddress.parse("198.18.0.2"))))

@@ -61,6 +61,9 @@ public final class ICMPSocket: PingTransport {
     private var lastSenderName = sockaddr_storage()
     /// Where recvmsg writes the sender of each datagram (kept here, not copied per datagram).
     private var receivedName = sockaddr_storage()
+    /// Raw IPv4: each datagram carries its sender in its own IP header; the last one seen.
+    private var sourceInHeader: Bool { kind == .raw && family == .ipv4 }
+    private var lastHeaderSource: UInt32?
     private var waits = 0
     private var optimistic = true
     private var streak = 0
@@ -273,7 +276,7 @@ public final class ICMPSocket: PingTransport {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
         let now = System.monotonicNanoseconds
-        guard takeSender() else { return true }
+        guard takeSender(datagramLength: received.length) else { return true }
         // The datagram borrows the buffer (no copy per echo); it is done with before the next
         // recvmsg writes there, or copy-on-write gives it its own bytes.
         deliver(
@@ -316,8 +319,14 @@ public final class ICMPSocket: PingTransport {
                     var vector = iovec(iov_base: data.baseAddress, iov_len: capacity)
                     try withUnsafeMutablePointer(to: &vector) { vectorPointer in
                         var message = msghdr()
-                        message.msg_name = UnsafeMutableRawPointer(namePointer)
-                        message.msg_namelen = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                        // A raw IPv4 datagram starts with its IP header, whose source is what the
+                        // kernel would copy out as the name (raw_recvmsg): read it there instead
+                        // (takeSender), one copy to user space fewer per echo. The error queue
+                        // names the errored packet's destination: asked for there.
+                        if !sourceInHeader || flags & Int32(creach_msg_errqueue) != 0 {
+                            message.msg_name = UnsafeMutableRawPointer(namePointer)
+                            message.msg_namelen = socklen_t(MemoryLayout<sockaddr_storage>.size)
+                        }
                         message.msg_iov = vectorPointer
                         message.msg_iovlen = 1
                         message.msg_control = controlBytes.baseAddress
@@ -345,7 +354,15 @@ public final class ICMPSocket: PingTransport {
     }
 
     /// Makes `lastSender` the address in `receivedName`; false when it holds no IP address.
-    private func takeSender() -> Bool {
+    private func takeSender(datagramLength: Int) -> Bool {
+        if sourceInHeader {
+            // The IPv4 header's source address, bytes 12-15 (raw sockets deliver the header whole).
+            guard datagramLength >= 20 else { return false }
+            let source = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) }
+            if source == lastHeaderSource { return true }
+            receivedName = SocketAddress.storage(ipv4: source)
+            lastHeaderSource = source
+        }
         if SocketAddress.sameAddress(receivedName, lastSenderName) { return true }
         guard let sender = SocketAddress.address(of: receivedName) else { return false }
         lastSender = sender

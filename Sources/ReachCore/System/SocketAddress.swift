@@ -55,6 +55,16 @@ enum SocketAddress {
         }
     }
 
+    /// A sockaddr_in for an IPv4 address as it sits in a packet (network order).
+    static func storage(ipv4 networkOrder: UInt32) -> sockaddr_storage {
+        var storage = sockaddr_storage()
+        withUnsafeMutableBytes(of: &storage) { raw in
+            raw.storeBytes(of: sa_family_t(AF_INET), toByteOffset: 0, as: sa_family_t.self)
+            raw.storeBytes(of: networkOrder, toByteOffset: MemoryLayout<sockaddr_in>.offset(of: \sockaddr_in.sin_addr)!, as: UInt32.self)
+        }
+        return storage
+    }
+
     static func address(of storage: sockaddr_storage) -> IPAddress? {
         withUnsafeBytes(of: storage) { address(at: $0.baseAddress!, length: $0.count) }
     }
