@@ -45,12 +45,14 @@ print("%.4f %s" % (elapsed, open(sys.argv[1]).read().split()[-1]))' "$TMP.rss" \
 }
 
 echo "== reach ping vs iputils ping ($(ping -V | head -1))"
-# 1. Median RTT over $ECHOES echoes each, interleaved in halves so neither gets a warmer path.
-half=$((ECHOES / 2))
+# 1. Median RTT over $ECHOES echoes each, interleaved in tenths: the path's latency drifts
+# by several microseconds from one second to the next on a shared machine, and short
+# alternating runs give both tools the same drift.
+tenth=$((ECHOES / 10))
 : >"$TMP.reach"; : >"$TMP.iputils"
-for _ in 1 2; do
-  ip netns exec "$NS-a" "$REACH" ping -c "$half" -i 0.01 198.18.0.2 >>"$TMP.reach"
-  ip netns exec "$NS-a" ping -c "$half" -i 0.01 198.18.0.2 >>"$TMP.iputils"
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+  ip netns exec "$NS-a" "$REACH" ping -c "$tenth" -i 0.01 198.18.0.2 >>"$TMP.reach"
+  ip netns exec "$NS-a" ping -c "$tenth" -i 0.01 198.18.0.2 >>"$TMP.iputils"
 done
 read -r reach_median reach_count < <(median <"$TMP.reach")
 read -r iputils_median iputils_count < <(median <"$TMP.iputils")
