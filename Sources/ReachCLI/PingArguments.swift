@@ -57,6 +57,52 @@ enum PingArguments {
         return options
     }
 
+    /// getopt's rule that ArgumentParser lacks: a group of flags may end in a value option,
+    /// so `-qc1` is `-q -c1` and `-nqc 3` is `-nq -c 3` (`ping -qc1 HOST` is common in
+    /// scripts). Splits such words in two; every other word, the word after a value option
+    /// that waits for it, and everything after `--` are kept as they are.
+    static func splittingFlagGroups(_ words: ArraySlice<String>) -> [String] {
+        var split: [String] = []
+        split.reserveCapacity(words.count + 1)
+        var index = words.startIndex
+        while index < words.endIndex {
+            let word = words[index]
+            index += 1
+            if word == "--" {
+                split.append(contentsOf: words[(index - 1)...])
+                break
+            }
+            let bytes = Array(word.utf8)
+            guard bytes.count >= 2, bytes[0] == UInt8(ascii: "-"), bytes[1] != UInt8(ascii: "-") else {
+                split.append(word)
+                continue
+            }
+            // The flags before the first value option, if all of them are flags.
+            guard let valueAt = bytes.indices.dropFirst().first(where: { isValueOption(bytes[$0]) }),
+                bytes[1..<valueAt].allSatisfy(isFlag)
+            else {
+                split.append(word)
+                continue
+            }
+            if valueAt > 1 {
+                split.append(String(decoding: bytes[0..<valueAt], as: UTF8.self))
+                split.append("-" + String(decoding: bytes[valueAt...], as: UTF8.self))
+            } else {
+                split.append(word)
+            }
+            // `-c` alone: its value is the next word, whatever it looks like.
+            if valueAt == bytes.count - 1, index < words.endIndex {
+                split.append(words[index])
+                index += 1
+            }
+        }
+        return split
+    }
+
+    private static func isFlag(_ letter: UInt8) -> Bool {
+        "46qnDOf".utf8.contains(letter)
+    }
+
     private static func isValueOption(_ letter: UInt8) -> Bool {
         switch letter {
         case UInt8(ascii: "c"), UInt8(ascii: "i"), UInt8(ascii: "W"), UInt8(ascii: "w"),

@@ -34,6 +34,10 @@ public enum ReachMain {
             try checkHelpTopics(arguments)
             // `reach ping` in its plain forms skips ArgumentParser's start-up (PingArguments);
             // everything else, and every mistake, goes through it.
+            var arguments = arguments
+            if arguments.first == "ping" {
+                arguments = ["ping"] + PingArguments.splittingFlagGroups(arguments.dropFirst())
+            }
             if arguments.first == "ping", let ping = PingArguments.options(arguments.dropFirst()) {
                 status = try ping.execute()
             } else {

@@ -65,7 +65,8 @@ final class PingArgumentsTests: XCTestCase {
         let vocabulary = [
             "127.0.0.1", "::1", "db.internal", "-c", "-c5", "5", "-1", "0.2", "-i", "-i0", "-W", "-w", "-w3",
             "-s", "-t", "-t1", "-I", "-Ilo", "lo", "-4", "-6", "-q", "-n", "-D", "-O", "-f", "-fq", "-qn",
-            "-qc", "--json", "-h", "--help", "--", "-", "", "-x", "--count", "-c=2", "é", "-é",
+            "-qc", "-qc1", "-nqc3", "-qI", "-qcx", "--json", "-h", "--help", "--", "-", "", "-x", "--count",
+            "-c=2", "é", "-é",
         ]
         var generator = SplitMix64(seed: 0x5eed_7f73)
         var taken = 0
@@ -74,8 +75,41 @@ final class PingArgumentsTests: XCTestCase {
             let words = (0..<length).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
             if PingArguments.options(words[...]) != nil { taken += 1 }
             assertSameAsArgumentParser(words)
+            // What ReachMain hands on: the words with their flag groups split.
+            assertSameAsArgumentParser(PingArguments.splittingFlagGroups(words[...]))
         }
         XCTAssertGreaterThan(taken, 500, "the vocabulary should exercise the fast path")
+    }
+
+    /// getopt's groups that end in a value option, as `ping -qc1 HOST` in scripts: split in
+    /// two before either reader sees them; anything that is not such a group stays whole.
+    func testFlagGroupsEndingInAValueOptionAreSplit() throws {
+        let cases: [([String], [String])] = [
+            (["-qc1", "127.0.0.1"], ["-q", "-c1", "127.0.0.1"]),
+            (["-nqc", "3", "127.0.0.1"], ["-nq", "-c", "3", "127.0.0.1"]),
+            (["-fqc10000", "127.0.0.1"], ["-fq", "-c10000", "127.0.0.1"]),
+            (["-qI", "lo", "::1"], ["-q", "-I", "lo", "::1"]),
+            // The word after a value option is its value, whatever it looks like.
+            (["-c", "-qc1", "127.0.0.1"], ["-c", "-qc1", "127.0.0.1"]),
+            (["-qw", "-nc1", "127.0.0.1"], ["-q", "-w", "-nc1", "127.0.0.1"]),
+            // Not a group of flags then a value option: left for the readers to judge.
+            (["-c5", "-qn", "-xc1", "--count", "-"], ["-c5", "-qn", "-xc1", "--count", "-"]),
+            (["--", "-qc1"], ["--", "-qc1"]),
+        ]
+        for (words, expected) in cases {
+            XCTAssertEqual(PingArguments.splittingFlagGroups(words[...]), expected, "\(words)")
+        }
+        let split = PingArguments.splittingFlagGroups(["-qc1", "127.0.0.1"])
+        let options = try XCTUnwrap(PingArguments.options(split[...]))
+        XCTAssertEqual(options, try PingCommand.parse(["-q", "-c", "1", "127.0.0.1"]).options)
+    }
+
+    /// Every letter the splitter takes for a flag is one the reader takes for a flag.
+    func testTheSplittersFlagsAreTheReadersFlags() {
+        for letter in "46qnDOf" {
+            XCTAssertNotNil(PingArguments.options(["-\(letter)", "127.0.0.1"]), "-\(letter)")
+            XCTAssertEqual(PingArguments.splittingFlagGroups(["-\(letter)c1"]), ["-\(letter)", "-c1"])
+        }
     }
 }
 
