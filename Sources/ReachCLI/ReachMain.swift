@@ -29,7 +29,7 @@ public enum ReachMain {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         // A reader that goes away must give EPIPE, not a SIGPIPE death.
         signal(SIGPIPE, SIG_IGN)
-        let status: ExitStatus
+        var status: ExitStatus
         do {
             try checkHelpTopics(arguments)
             // `reach ping` in its plain forms skips ArgumentParser's start-up (PingArguments);
@@ -53,6 +53,11 @@ public enum ReachMain {
             status = errorStatus
         }
         OutputChannel.standard.flush()
+        if let failure = OutputChannel.standard.failure {
+            // `reach status > /dev/full` must not pass a health check it could not report.
+            OutputChannel.standardError.write("reach: cannot write to standard output: \(failure)\n")
+            status = .systemFailure
+        }
         exit(status.rawValue)
     }
 

@@ -3,7 +3,9 @@ import Glibc
 #endif
 
 /// Unbuffered-by-line writes to stdout / stderr without Foundation. A write to a
-/// closed pipe fails quietly (EPIPE): the reader going away is not an error.
+/// closed pipe fails quietly (EPIPE): the reader going away is not an error. Any other
+/// failure (a full disk, an I/O error) is kept in `failure` for the caller to report:
+/// output that did not arrive must not end in success.
 public final class OutputChannel {
     public static let standard = OutputChannel(fileDescriptor: 1)
     public static let standardError = OutputChannel(fileDescriptor: 2)
@@ -11,6 +13,8 @@ public final class OutputChannel {
     public let fileDescriptor: Int32
     private var pending: [UInt8] = []
     public private(set) var readerGone = false
+    /// Why a write failed, unless the reader went away (EPIPE).
+    public private(set) var failure: Errno?
 
     public init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
@@ -27,8 +31,10 @@ public final class OutputChannel {
         while offset < pending.count, !readerGone {
             let written = pending.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress! + offset, $0.count - offset) }
             if written < 0 {
-                if errno == EINTR { continue }
-                readerGone = true // EPIPE, or stdout closed: nothing more can be said there
+                let error = Errno.current
+                if error == .interrupted { continue }
+                if error != .brokenPipe { failure = error }
+                readerGone = true  // nothing more can be said there
                 break
             }
             offset += written
