@@ -157,6 +157,10 @@ final class PingRenderer {
                 + Self.fixed3(stats.mdevMicroseconds) + " ms"
             comma = ", "
         }
+        if stats.pipe > 1 {
+            text += "\(comma)pipe \(stats.pipe)"
+            comma = ", "
+        }
         if stats.received > 0 && (intervalIsZero || flood) && stats.transmitted > 1 {
             let elapsedMicroseconds = engine.elapsedNanoseconds / 1000
             let gap = elapsedMicroseconds / Int64(stats.transmitted - 1)

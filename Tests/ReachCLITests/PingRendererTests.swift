@@ -115,6 +115,13 @@ final class PingRendererTests: XCTestCase {
         }
     }
 
+    /// The router's Host Unreachable about `probe`, as the error queue gives it.
+    private func hostUnreachable(quoting probe: [UInt8]) -> QueuedError {
+        QueuedError(
+            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: router,
+            originalPacket: probe)
+    }
+
     func testStatisticsBlock() {
         var engine = PingEngine(
             target: target, identifier: 1, configuration: PingConfiguration(count: 3, intervalNanoseconds: 200_000_000))
@@ -139,10 +146,7 @@ final class PingRendererTests: XCTestCase {
         }
         let third = engine.nextProbe(now: now)!
         _ = engine.didSend(third, realtime: now, monotonic: now)
-        _ = engine.receive(
-            QueuedError(
-                origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: router,
-                originalPacket: third.bytes))
+        _ = engine.receive(hostUnreachable(quoting: third.bytes))
         XCTAssertEqual(
             renderer().statistics(engine, intervalIsZero: false),
             """
@@ -150,6 +154,27 @@ final class PingRendererTests: XCTestCase {
             --- 198.18.0.2 ping statistics ---
             3 packets transmitted, 2 received, +1 errors, 33.3333% packet loss, time 400ms
             rtt min/avg/max/mdev = 0.061/0.231/0.401/0.170 ms
+
+            """)
+    }
+
+    /// iputils prints "pipe N" when more than one probe was out as an answer came: after the
+    /// rtt line, or alone when nothing was received.
+    func testPipeFollowsTheRoundTripsOrStandsAlone() {
+        var engine = PingEngine(
+            target: target, identifier: 1, configuration: PingConfiguration(count: 2, intervalNanoseconds: 1_000_000_000))
+        let first = engine.nextProbe(now: 0)!
+        _ = engine.didSend(first, realtime: 0, monotonic: 0)
+        let second = engine.nextProbe(now: 1_000_000_000)!
+        _ = engine.didSend(second, realtime: 1_000_000_000, monotonic: 1_000_000_000)
+        for probe in [first, second] { _ = engine.receive(hostUnreachable(quoting: probe.bytes)) }
+        XCTAssertEqual(
+            renderer().statistics(engine, intervalIsZero: false),
+            """
+
+            --- 198.18.0.2 ping statistics ---
+            2 packets transmitted, 0 received, +2 errors, 100% packet loss, time 1000ms
+            pipe 2
 
             """)
     }

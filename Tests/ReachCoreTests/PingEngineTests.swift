@@ -272,6 +272,33 @@ final class PingEngineTests: XCTestCase {
         XCTAssertFalse(engine.succeeded)
     }
 
+    /// iputils' "pipe": errors that come 3 s after their probe (a neighbour that never
+    /// answers ARP), at one probe a second, find 4 probes out; prompt replies find 1.
+    func testPipeIsTheMostProbesOutWhenAnAnswerCame() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            [
+                (
+                    3000 * ms + ms,
+                    .queuedError(
+                        QueuedError(
+                            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
+                            offender: router, originalPacket: packet, destination: target))
+                )
+            ]
+        }
+        let (_, slow) = try run(PingConfiguration(count: 5), transport: transport, clock: clock)
+        XCTAssertEqual(slow.statistics.errors, 5)
+        XCTAssertEqual(slow.statistics.pipe, 4)
+
+        let promptClock = ManualClock()
+        let prompt = FakeTransport(clock: promptClock)
+        prompt.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
+        let (_, engine) = try run(PingConfiguration(count: 3), transport: prompt, clock: promptClock)
+        XCTAssertEqual(engine.statistics.pipe, 1)
+    }
+
     func testRawSocketErrorQuotingOurProbe() throws {
         let clock = ManualClock()
         let transport = FakeTransport(kind: .raw, clock: clock)

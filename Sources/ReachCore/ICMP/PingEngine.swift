@@ -297,7 +297,10 @@ public struct PingEngine: Sendable {
         let duplicate = !corrupted && probe.state == .answered
         let late = probe.state == .timedOut
         // iputils times every reply with a good checksum, duplicates included.
-        if !corrupted { statistics.record(roundTripNanoseconds: rtt) }
+        if !corrupted {
+            statistics.record(roundTripNanoseconds: rtt)
+            statistics.noteAnswer(toProbe: number)
+        }
         if corrupted {
             statistics.corrupted += 1
         } else if duplicate {
@@ -364,6 +367,7 @@ public struct PingEngine: Sendable {
         info: UInt32
     ) -> PingEvent {
         statistics.errors += 1
+        statistics.noteAnswer(toProbe: number)
         resolve(number, as: .errored)
         return .icmpError(
             PingICMPError(

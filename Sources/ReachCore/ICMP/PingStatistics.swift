@@ -16,6 +16,9 @@ public struct PingStatistics: Equatable, Sendable {
     public var maximumMicroseconds: Int64 = 0
     /// iputils' ewma, kept as 8 × the average (as `rts->rtt`).
     public var ewmaTimesEight: Int64 = 0
+    /// iputils' "pipe": the most probes out at once, seen when an answer (a reply with a
+    /// good checksum, duplicates included, or an ICMP error) came for an older one.
+    public var pipe = 0
 
     public init() {}
 
@@ -28,6 +31,11 @@ public struct PingStatistics: Equatable, Sendable {
         minimumMicroseconds = min(minimumMicroseconds, micro)
         maximumMicroseconds = max(maximumMicroseconds, micro)
         ewmaTimesEight = ewmaTimesEight == 0 ? micro * 8 : ewmaTimesEight + micro - ewmaTimesEight / 8
+    }
+
+    /// An answer came for the probe sent `number`-th (1-based): how many were out then.
+    mutating func noteAnswer(toProbe number: Int) {
+        pipe = max(pipe, transmitted - number + 1)
     }
 
     /// Loss in percent, as iputils prints it with `%g` of a float.
