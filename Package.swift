@@ -22,11 +22,7 @@ let package = Package(
         // The library: flag model, netlink codecs, evaluator, resolver, ICMP engine.
         .target(
             name: "ReachCore",
-            dependencies: ["CReachShims", "CLibcap"],
-            // Exclusivity is still enforced at compile time, and at run time in debug builds
-            // (the tests); release builds skip the run-time checks, which cost a flood of
-            // 10,000 echoes 2.7 M instructions (class properties of the socket, per datagram).
-            swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
+            dependencies: ["CReachShims", "CLibcap"]
         ),
         // Commands, rendering, and the one exit-status mapping.
         .target(

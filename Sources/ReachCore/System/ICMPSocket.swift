@@ -51,22 +51,22 @@ public final class ICMPSocket: PingTransport {
     public let family: AddressFamily
     public let identifier: UInt16
     private let interruption: (read: Int32, write: Int32)
-    private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
-    private var control = [UInt8](repeating: 0, count: 512)
+    @exclusivity(unchecked) private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
+    @exclusivity(unchecked) private var control = [UInt8](repeating: 0, count: 512)
     /// The sender of the last datagram, and its sockaddr as recvmsg gave it (zeroed, no
     /// family, before the first). A flood's replies all come from one address: it is reused
     /// rather than built again (an array allocated) per datagram, and recognised by comparing
     /// plain sockaddrs (passing an IPAddress around copies it through value witnesses).
-    private var lastSender: IPAddress
-    private var lastSenderName = sockaddr_storage()
+    @exclusivity(unchecked) private var lastSender: IPAddress
+    @exclusivity(unchecked) private var lastSenderName = sockaddr_storage()
     /// Where recvmsg writes the sender of each datagram (kept here, not copied per datagram).
-    private var receivedName = sockaddr_storage()
+    @exclusivity(unchecked) private var receivedName = sockaddr_storage()
     /// Raw IPv4: each datagram carries its sender in its own IP header; the last one seen.
     private var sourceInHeader: Bool { kind == .raw && family == .ipv4 }
-    private var lastHeaderSource: UInt32?
-    private var waits = 0
-    private var optimistic = true
-    private var streak = 0
+    @exclusivity(unchecked) private var lastHeaderSource: UInt32?
+    @exclusivity(unchecked) private var waits = 0
+    @exclusivity(unchecked) private var optimistic = true
+    @exclusivity(unchecked) private var streak = 0
 
     /// Opens and configures the socket. CAP_NET_RAW is raised only around socket() and
     /// the options that need it, then lowered; the caller drops capabilities after.
