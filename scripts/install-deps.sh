@@ -2,7 +2,8 @@
 # Installs the Debian packages a target needs, only those missing.
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
-#                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, strace
+#                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
+#                                   procps, libcap2-bin, util-linux, strace
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
