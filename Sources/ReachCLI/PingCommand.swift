@@ -129,6 +129,9 @@ struct PingOptions: Equatable {
             socket = try ICMPSocket(family: address.family, options: settings.socketOptions)
         } catch let denied as ICMPPermissionDenied {
             throw PermissionError(denied.description)
+        } catch let error as SystemCallError where error.call == "bind" && error.errno == .addressNotAvailable {
+            // -I with an address this host does not have: a mistake in the command line.
+            throw UsageError("-I: \(interface.map(TargetParser.printable) ?? "") is not an address of this host")
         }
         Capabilities.dropAll()
         return run(address: address, socket: socket, settings: settings)
@@ -189,6 +192,9 @@ struct PingOptions: Equatable {
                     if let object = renderer.json(event) {
                         out.write(object.serialized() + "\n")
                         wrote = true
+                    } else if case .statusRequested = event, let line = renderer.diagnostic(event) {
+                        // SIGQUIT's line goes to stderr, as in text mode: the JSON stream stays one schema.
+                        OutputChannel.standardError.write(line)
                     }
                 } else {
                     if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
@@ -233,7 +239,7 @@ struct PingSettings {
     init(_ command: PingOptions) throws {
         if let text = command.count {
             guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError("-c: '\(TargetParser.printable(text))' is not a count of 1 or more")
+                throw UsageError("-c: '\(TargetParser.printable(text))' is not a count from 1 to \(Int.max)")
             }
             configuration.count = count
         }
@@ -254,7 +260,8 @@ struct PingSettings {
         }
         if let text = command.size {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= 65_527 else {
-                throw UsageError("-s: '\(TargetParser.printable(text))' is not a data size of 0 to 65507 bytes")
+                throw UsageError(
+                    "-s: '\(TargetParser.printable(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
             }
             configuration.payloadSize = size
         }

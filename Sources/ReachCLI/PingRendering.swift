@@ -86,7 +86,7 @@ final class PingRenderer {
         case .icmpError(let error):
             if flood { return "\u{8}E" }
             return stamp + "From \(name(of: error.from)) icmp_seq=\(error.sequence) \(error.text)\n"
-        case .finished, .started, .failed, .timedOut, .unexpected, .sendFailed, .localError:
+        case .finished, .started, .failed, .timedOut, .unexpected, .sendFailed, .localError, .statusRequested:
             return ""
         }
     }
@@ -110,7 +110,7 @@ final class PingRenderer {
     /// replies and probes never have one.
     static func hasDiagnostic(_ event: PingEvent) -> Bool {
         switch event {
-        case .sendFailed, .localError, .failed: true
+        case .sendFailed, .localError, .failed, .statusRequested: true
         default: false
         }
     }
@@ -125,9 +125,24 @@ final class PingRenderer {
             return "reach: icmp_seq=\(sequence): local error: \(error)\n"
         case .failed(let why):
             return "reach: \(why)\n"
+        case .statusRequested(let stats):
+            return status(stats)
         default:
             return nil
         }
+    }
+
+    /// iputils ping_common.c status(), printed on SIGQUIT: "\r3/3 packets, 0% loss,
+    /// min/avg/ewma/max = 0.040/0.051/0.049/0.066 ms" (loss in whole percent).
+    func status(_ stats: PingStatistics) -> String {
+        let loss = stats.transmitted > 0 ? (stats.transmitted - stats.received) * 100 / stats.transmitted : 0
+        var line = "\r\(stats.received)/\(stats.transmitted) packets, \(loss)% loss"
+        if stats.received > 0 && stats.timed > 0 && showsTimes {
+            line +=
+                ", min/avg/ewma/max = " + Self.fixed3(stats.minimumMicroseconds) + "/" + Self.fixed3(stats.averageMicroseconds)
+                + "/" + Self.fixed3(stats.ewmaTimesEight / 8) + "/" + Self.fixed3(stats.maximumMicroseconds) + " ms"
+        }
+        return line + "\n"
     }
 
     private func name(of from: IPAddress) -> String {
@@ -317,7 +332,7 @@ final class PingRenderer {
             ]
         case .failed(let why):
             members += [("event", .string("failed")), ("error", .string(why))]
-        case .finished:
+        case .finished, .statusRequested:
             return nil
         }
         return .object(members)

@@ -27,6 +27,8 @@ struct CommandFinished: Error {
 /// The entry point: parse, run, map the outcome to one exit status. The only `exit`.
 public enum ReachMain {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
+        // Before any socket can take a closed stdout's number.
+        OutputChannel.reserveStandardDescriptors()
         // A reader that goes away must give EPIPE, not a SIGPIPE death.
         signal(SIGPIPE, SIG_IGN)
         var status: ExitStatus

@@ -112,6 +112,8 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
         if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {
             let address = try TargetParser.address(target)
+            // As `reach addr`: a literal has one family.
+            if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
             if let family = path.singleFamily, family != address.family {
                 throw UsageError("\(target) is not an \(family.label) address")
             }

@@ -41,12 +41,29 @@ final class PingRendererTests: XCTestCase {
             .icmpError(PingICMPError(sequence: 5, from: router, type: ICMPType(3), code: 1, info: 0, text: "Destination Host Unreachable")),
             .localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400),
             .unexpected(UnexpectedPacket(from: router, reason: "not ours")), .finished(PingStatistics()),
+            .statusRequested(PingStatistics()),
         ]
         for event in events {
             XCTAssertEqual(PingRenderer.hasDiagnostic(event), renderer().diagnostic(event) != nil, "\(event)")
         }
         XCTAssertEqual(renderer().diagnostic(.localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400)),
             "reach: local error: message too long, mtu=1400\n")
+    }
+
+    func testStatusLineOnSIGQUITAsIputils() {
+        // iputils status(): received/transmitted, loss in whole percent, then min/avg/ewma/max.
+        XCTAssertEqual(renderer().status(PingStatistics()), "\r0/0 packets, 0% loss\n")
+        var stats = PingStatistics()
+        stats.transmitted = 3
+        for micro in [40, 66, 48] as [Int64] { stats.record(roundTripNanoseconds: micro * 1000 + 999) }
+        stats.received = 2
+        stats.duplicates = 1
+        // ewma: 40*8 = 320, + 66 - 40 = 346, + 48 - 43 = 351 -> 351 / 8 = 43 us.
+        XCTAssertEqual(renderer().status(stats), "\r2/3 packets, 33% loss, min/avg/ewma/max = 0.040/0.051/0.043/0.066 ms\n")
+        XCTAssertEqual(renderer(size: 8).status(stats), "\r2/3 packets, 33% loss\n", "no times below 16 data bytes")
+        XCTAssertEqual(renderer().diagnostic(.statusRequested(stats)), renderer().status(stats))
+        XCTAssertEqual(renderer().text(.statusRequested(stats), realtime: 0), "", "stderr only")
+        XCTAssertNil(renderer().json(.statusRequested(stats)), "not part of the JSON stream")
     }
 
     func testReplyErrorAndDuplicateLines() {

@@ -417,6 +417,32 @@ final class PingEngineTests: XCTestCase {
         XCTAssertEqual(engine.statistics.received, 2)
     }
 
+    func testRepliesSlowerThanTheTimeoutAreWaitedForAsIputilsDoes() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        // Every reply takes 1.5 s, -W 1: each probe times out, then its reply comes late.
+        transport.answer = { [self] _, packet, _ in [(1500 * ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: 3, timeoutNanoseconds: 1000 * ms)
+        let (events, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(events.filter { if case .timedOut = $0 { true } else { false } }.count, 3)
+        XCTAssertEqual(replies(events).map(\.sequence), [1, 2, 3])
+        XCTAssertTrue(replies(events).allSatisfy(\.late))
+        // iputils schedule_exit: once a reply came, max(2 × tmax, interval) after the last probe,
+        // whatever -W says; the run ends at the third reply (count reached).
+        XCTAssertEqual(engine.statistics.received, 3)
+        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 1500 * ms)
+    }
+
+    func testTimeoutShorterThanTheIntervalDoesNotEndTheRunEarly() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] sequence, packet, _ in sequence == 3 ? [] : [(5 * ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 1000 * ms, timeoutNanoseconds: 300 * ms)
+        let (events, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 3) }.count, 1, "reported at -W")
+        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 1000 * ms, "the run ends one interval after")
+    }
+
     func testFloodPacingSendsWhenAnswered() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
@@ -432,6 +458,19 @@ final class PingEngineTests: XCTestCase {
         let configuration = PingConfiguration(count: 5, intervalNanoseconds: 0, timeoutNanoseconds: 1000 * ms)
         _ = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(transport.sent.map { $0.time - transport.sent[0].time }, [Int64(0), 10, 20, 30, 40].map { $0 * ms })
+    }
+
+    func testStatusRequestReportsTheStatisticsSoFarAndTheRunGoesOn() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] sequence, packet, _ in
+            sequence == 2 ? [(ms, reply(to: packet)), (2 * ms, .statusRequested)] : [(ms, reply(to: packet))]
+        }
+        let (events, engine) = try run(PingConfiguration(count: 3, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let snapshots = events.compactMap { if case .statusRequested(let stats) = $0 { stats } else { nil } }
+        XCTAssertEqual(snapshots.map(\.received), [2])
+        XCTAssertEqual(snapshots.map(\.transmitted), [2])
+        XCTAssertEqual(engine.statistics.received, 3, "the run went on to its count")
     }
 
     func testStopReportsOutstandingAndFinishes() throws {

@@ -227,6 +227,32 @@ final class PingTests: NamespaceTestCase {
         XCTAssertTrue(process.log.contains("rtt min/avg/max/mdev"), process.log)
     }
 
+    func testQuitSignalPrintsTheStatisticsSoFarAndGoesOn() throws {
+        let ns = try lab.namespace("quit")
+        let process = try lab.launch([ReachBinary.path, "ping", "-c", "8", "-i", "0.1", "127.0.0.1"], in: ns, label: "sigquit")
+        for _ in 0..<500 where !process.log.contains("icmp_seq=2 ") { usleep(10_000) }
+        kill(process.pid, SIGQUIT)
+        let status = process.waitForExit()
+        XCTAssertEqual(status, 0, process.log)
+        // iputils status(): "\rN/M packets, 0% loss, min/avg/ewma/max = a/b/c/d ms" on stderr.
+        let line = process.log.split(separator: "\n").first { $0.contains(" packets, ") && $0.contains("% loss") }
+        XCTAssertNotNil(line, process.log)
+        XCTAssertTrue(line?.hasPrefix("\r") ?? false, process.log)
+        XCTAssertTrue(line?.contains(", min/avg/ewma/max = ") ?? false, process.log)
+        XCTAssertTrue(process.log.contains("8 packets transmitted, 8 received"), "the run went on:\n\(process.log)")
+    }
+
+    func testClosedStandardOutputIsAWriteFailureNotASocket() throws {
+        let ns = try lab.namespace("closed")
+        // Started with stdout closed, the first socket would take descriptor 1 and the lines
+        // would go into it; reach opens /dev/null read-only there first, so writes fail.
+        for command in ["ping -c 1 127.0.0.1", "watch --timeout 1", "status"] {
+            let result = try ns.exec(["sh", "-c", "exec '\(ReachBinary.path)' \(command) >&-"], timeout: 10)
+            XCTAssertEqual(result.status, 71, "\(command): \(result)")
+            XCTAssertEqual(result.stderrLines, ["reach: cannot write to standard output: Bad file descriptor"], "\(command)")
+        }
+    }
+
     func testEndsWhenTheReaderGoesAway() throws {
         let ns = try lab.namespace("pipe")
         // No -c: without noticing the closed pipe it would ping forever.
@@ -296,13 +322,18 @@ final class PingTests: NamespaceTestCase {
         let cases: [[String]] = [
             ["-c", "0"], ["-c", "-1"], ["-c", "x"], ["-i", "-1"], ["-i", "abc"], ["-W", "-2"], ["-W", "0"], ["-w", "1.5"],
             ["-w", "x"], ["-s", "70000"], ["-t", "0"], ["-t", "256"], ["-I", "nonexisting"], ["--bogus"],
+            // A source address this host does not have (bind: EADDRNOTAVAIL) is a mistake, not a failure.
+            ["-I", "203.0.113.77"],
         ]
-        for arguments in cases.map({ $0 + ["127.0.0.1"] }) + [["-4", "::1"], ["-6", "127.0.0.1"]] {
+        for arguments in cases.map({ $0 + ["127.0.0.1"] }) + [["-4", "::1"], ["-6", "127.0.0.1"], ["-I", "2001:db8::77", "::1"]] {
             let result = try ping(arguments, in: ns)
             XCTAssertEqual(result.status, 64, "\(arguments): \(result)")
             XCTAssertEqual(result.stdout, "", "\(arguments)")
             XCTAssertEqual(result.stderrLines.count, 1, "\(arguments): \(result)")
             XCTAssertTrue(result.stderr.hasPrefix("reach: "), "\(arguments): \(result)")
+            if arguments.first == "-I", arguments[1].contains(where: { $0 == "." || $0 == ":" }) {
+                XCTAssertTrue(result.stderr.contains("is not an address of this host"), "\(arguments): \(result)")
+            }
         }
     }
 

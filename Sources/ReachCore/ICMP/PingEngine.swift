@@ -436,7 +436,9 @@ public struct PingEngine: Sendable {
     /// When the run ends by itself, as iputils decides it (ping_common.c main_loop and
     /// schedule_exit): `count` answers (replies or errors); with -w any error, or the
     /// deadline; after the last probe, twice the longest round trip (at least one
-    /// interval) when something answered, else the per-probe timeout.
+    /// interval) when a reply came, else the per-probe timeout. As in iputils, -W does not
+    /// shorten the wait once replies have come: a reply slower than -W is reported late,
+    /// and still counted, rather than cut off by the end of the run.
     public func endTime() -> Int64? {
         if isFinished { return nil }
         guard let start = startTime else { return nil }
@@ -447,10 +449,8 @@ public struct PingEngine: Sendable {
             return start + deadline
         }
         guard hasSentAll, let last = lastSendTime else { return nil }
-        if inFlight == 0 { return Int64.min }
         if statistics.received > 0 {
-            let wait = max(2 * statistics.maximumMicroseconds * 1000, configuration.intervalNanoseconds)
-            return last + min(wait, configuration.timeoutNanoseconds)
+            return last + max(2 * statistics.maximumMicroseconds * 1000, configuration.intervalNanoseconds)
         }
         return last + configuration.timeoutNanoseconds
     }

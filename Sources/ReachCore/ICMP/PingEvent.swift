@@ -21,6 +21,9 @@ public enum PingEvent: Equatable, Sendable {
     case localError(sequence: UInt16, error: Errno, info: UInt32)
     /// A packet that is not an answer to us (didReceiveUnexpectedPacket).
     case unexpected(UnexpectedPacket)
+    /// The statistics so far, asked for while the run goes on (iputils prints them on
+    /// SIGQUIT, Ctrl-\\); the run is not affected.
+    case statusRequested(PingStatistics)
     /// The run is over (count reached, deadline passed, or stopped).
     case finished(PingStatistics)
 }

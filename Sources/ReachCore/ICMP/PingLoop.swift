@@ -11,6 +11,8 @@ public enum TransportInput: Sendable {
     case queuedError(QueuedError)
     /// `interrupt()` was called (Ctrl-C, stop).
     case interrupted
+    /// The statistics so far were asked for (SIGQUIT); the run goes on.
+    case statusRequested
 }
 
 /// An ICMP socket as the loop uses it. Only `ICMPSocket` makes syscalls; tests use a fake.
@@ -72,6 +74,8 @@ public struct PingLoop {
                     handle(engine.receive(queued))
                 case .interrupted:
                     for event in engine.stop() { handle(event) }
+                case .statusRequested:
+                    handle(.statusRequested(engine.statistics))
                 }
             }
         }

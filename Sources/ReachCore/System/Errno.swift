@@ -23,6 +23,7 @@ public struct Errno: RawRepresentable, Hashable, Sendable, CustomStringConvertib
     public static let addressFamilyNotSupported = Errno(rawValue: EAFNOSUPPORT)
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let operationNotSupported = Errno(rawValue: EOPNOTSUPP)
+    public static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
 
     /// The `strerror` text, e.g. "Network is unreachable".
     public var description: String { String(cString: strerror(rawValue)) }

@@ -214,7 +214,7 @@ public final class ICMPSocket: PingTransport {
     /// Makes a `wait` in progress (or the next one) return `.interrupted`. Safe from any
     /// thread and from a signal handler's pipe.
     public func interrupt() {
-        var byte: UInt8 = 1
+        var byte = InterruptSignal.stopByte
         _ = write(interruption.write, &byte, 1)
     }
 
@@ -249,9 +249,12 @@ public final class ICMPSocket: PingTransport {
         // syscall per echo in a flood; if more are queued the next poll returns at once.
         if ready[0] & Int16(POLLIN) != 0 { _ = try receiveDatagram(deliver) }
         if ready[1] & Int16(POLLIN) != 0 {
-            var sink = [UInt8](repeating: 0, count: 64)
-            _ = sink.withUnsafeMutableBytes { read(interruption.read, $0.baseAddress, $0.count) }
-            deliver(.interrupted)
+            // Status requests (SIGQUIT) first, then a stop (SIGINT, interrupt()) if one came.
+            var bytes = [UInt8](repeating: 0, count: 64)
+            let count = bytes.withUnsafeMutableBytes { read(interruption.read, $0.baseAddress, $0.count) }
+            let received = bytes.prefix(max(count, 0))
+            if received.contains(InterruptSignal.statusByte) { deliver(.statusRequested) }
+            if received.contains(where: { $0 != InterruptSignal.statusByte }) { deliver(.interrupted) }
         }
     }
 

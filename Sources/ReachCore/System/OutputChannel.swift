@@ -20,6 +20,24 @@ public final class OutputChannel {
         self.fileDescriptor = fileDescriptor
     }
 
+    /// Opens /dev/null, read-only, on each of descriptors 0-2 that the process was started
+    /// without (`reach ping HOST >&-`). Otherwise the first socket reach opens takes the
+    /// number, and the lines meant for stdout go into it (the ICMP socket's, or a netlink
+    /// socket's as root). A write to the read-only descriptor fails (EBADF): output that
+    /// could not be written, reported as such (exit 71), as iputils reports its write error.
+    public static func reserveStandardDescriptors() {
+        var entries = (Int32(0)...2).map { pollfd(fd: $0, events: 0, revents: 0) }
+        // One poll answers for all three: POLLNVAL marks a descriptor that is not open.
+        guard entries.withUnsafeMutableBufferPointer({ Glibc.poll($0.baseAddress, 3, 0) }) > 0 else { return }
+        for entry in entries where entry.revents & Int16(POLLNVAL) != 0 {
+            let opened = open("/dev/null", O_RDONLY)  // the lowest free number: this one
+            if opened >= 0 && opened != entry.fd {
+                _ = dup2(opened, entry.fd)
+                _ = Glibc.close(opened)
+            }
+        }
+    }
+
     /// Queues text and writes it out at once: lines reach a pipe as they are made.
     public func write(_ text: String) {
         pending.append(contentsOf: text.utf8)

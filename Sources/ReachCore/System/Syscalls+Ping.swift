@@ -48,15 +48,25 @@ extension System {
 }
 
 /// SIGINT and SIGQUIT handling for `reach ping` without Swift concurrency: the handler
-/// writes one byte to a pipe that the poll loop watches (iputils prints the statistics
-/// on SIGINT; the loop does the same when it sees the byte).
+/// writes one byte to a pipe that the poll loop watches. iputils ends the run with its
+/// statistics on SIGINT, and prints the statistics so far on SIGQUIT and goes on; the loop
+/// does the same when it sees the byte.
 public enum InterruptSignal {
     nonisolated(unsafe) static var descriptor: Int32 = -1
+    /// The bytes written to the pipe, as `ICMPSocket.wait` reads them.
+    static let stopByte: UInt8 = 1
+    static let statusByte: UInt8 = 2
 
     public static func install(writingTo descriptor: Int32) {
         Self.descriptor = descriptor
+        // Literals in the handlers: a static's first read may run its lazy initialiser,
+        // which is not safe in a signal handler (`descriptor` is set above, before any signal).
         signal(SIGINT) { _ in
-            var byte: UInt8 = 1
+            var byte: UInt8 = 1  // stopByte
+            _ = write(InterruptSignal.descriptor, &byte, 1)
+        }
+        signal(SIGQUIT) { _ in
+            var byte: UInt8 = 2  // statusByte
             _ = write(InterruptSignal.descriptor, &byte, 1)
         }
     }
