@@ -22,7 +22,7 @@ public struct ReachCommand: ParsableCommand {
 
 /// How results are printed; shared by every evaluating subcommand.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print one JSON object (schema in reach(1)).")
+    @Flag(name: .long, help: "Print JSON: one object on one line; watch prints one per event (schema in reach(1)).")
     var json = false
 
     @Flag(name: .long, help: "Add the flag string (WR ctiCDld) to text output.")
