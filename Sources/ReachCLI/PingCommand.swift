@@ -19,7 +19,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
 
     @Option(
         name: .customShort("c", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Stop after sending count probes.", valueName: "count"))
+        help: ArgumentHelp("Stop after sending count probes (with -w: after count replies).", valueName: "count"))
     var count: String?
 
     @Option(

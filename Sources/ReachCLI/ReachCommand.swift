@@ -73,7 +73,8 @@ struct PathOptions: ParsableArguments {
 struct StatusCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Is the internet reachable: the route the kernel would pick, per address family."
+        abstract: "Is the internet reachable: the route the kernel would pick, per address family.",
+        discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are."
     )
 
     @OptionGroup var path: PathOptions
