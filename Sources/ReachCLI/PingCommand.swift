@@ -14,12 +14,12 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     )
 
     // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
-    @Argument(help: "A host name or an IPv4/IPv6 literal (IPv6 link-local with %interface).")
+    @Argument(help: "A host name or an IPv4/IPv6 literal; IPv6 may carry %interface.")
     var host: String
 
     @Option(
         name: .customShort("c", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Stop after sending count probes.", valueName: "count"))
+        help: ArgumentHelp("Stop after sending count probes (with -w: after count replies).", valueName: "count"))
     var count: String?
 
     @Option(

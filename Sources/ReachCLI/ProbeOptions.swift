@@ -12,7 +12,7 @@ struct ProbeOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Bound on each probe: 5, 1.5s, 300ms.", valueName: "duration"))
     var probeTimeout: String = "5s"
 
-    @Option(name: .long, help: "Text the body of an HTTP 200 must contain to pass.")
+    @Option(name: .long, help: ArgumentHelp("Text the body of an HTTP 200 must contain to pass.", valueName: "text"))
     var expect: String?
 
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils

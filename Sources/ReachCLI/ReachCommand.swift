@@ -22,7 +22,7 @@ public struct ReachCommand: ParsableCommand {
 
 /// How results are printed; shared by every evaluating subcommand.
 struct OutputOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print one JSON object (schema in reach(1)).")
+    @Flag(name: .long, help: "Print JSON: one object on one line; watch prints one per event (schema in reach(1)).")
     var json = false
 
     @Flag(name: .long, help: "Add the flag string (WR ctiCDld) to text output.")
@@ -73,7 +73,8 @@ struct PathOptions: ParsableArguments {
 struct StatusCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Is the internet reachable: the route the kernel would pick, per address family."
+        abstract: "Is the internet reachable: the route the kernel would pick, per address family.",
+        discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are."
     )
 
     @OptionGroup var path: PathOptions
