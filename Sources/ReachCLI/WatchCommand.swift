@@ -52,7 +52,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     var resolveInterval: String = "60s"
 
     @Option(
-        name: .long,
+        name: .long, parsing: .unconditional,
         help: ArgumentHelp("With --probe: check again this often (up to 4 times as long while failing).", valueName: "duration"))
     var probeInterval: String = "60s"
 

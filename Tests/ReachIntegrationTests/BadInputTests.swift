@@ -156,6 +156,7 @@ final class BadInputTests: XCTestCase {
         (words("watch", "--probe", "tcp:host:0"), "tcp:host:0"),
         (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "0"), "probe-interval"),
         (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "soon"), "soon"),
+        (words("watch", "--probe", "icmp:198.18.1.2", "--probe-interval", "-1s"), "--probe-interval: '-1s' is not a duration"),
     ]
 
     private static func words(_ words: String...) -> [[UInt8]] { words.map { Array($0.utf8) } }
