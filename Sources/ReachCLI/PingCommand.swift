@@ -129,9 +129,11 @@ struct PingOptions: Equatable {
             socket = try ICMPSocket(family: address.family, options: settings.socketOptions)
         } catch let denied as ICMPPermissionDenied {
             throw PermissionError(denied.description)
-        } catch let error as SystemCallError where error.call == "bind" && error.errno == .addressNotAvailable {
-            // -I with an address this host does not have: a mistake in the command line.
-            throw UsageError("-I: \(interface.map(TargetParser.printable) ?? "") is not an address of this host")
+        } catch let error as SystemCallError where error.errno == .addressNotAvailable {
+            // Binding -I's source address is the only call that can say this: the host has no
+            // such address, a mistake in the command line.
+            guard let source = settings.socketOptions.sourceAddress else { throw error }
+            throw UsageError("-I: \(source) is not an address of this host")
         }
         Capabilities.dropAll()
         return run(address: address, socket: socket, settings: settings)
@@ -192,8 +194,8 @@ struct PingOptions: Equatable {
                     if let object = renderer.json(event) {
                         out.write(object.serialized() + "\n")
                         wrote = true
-                    } else if case .statusRequested = event, let line = renderer.diagnostic(event) {
-                        // SIGQUIT's line goes to stderr, as in text mode: the JSON stream stays one schema.
+                    } else if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
+                        // An event with no JSON form (SIGQUIT's status) keeps its stderr line.
                         OutputChannel.standardError.write(line)
                     }
                 } else {

@@ -214,7 +214,7 @@ public final class ICMPSocket: PingTransport {
     /// Makes a `wait` in progress (or the next one) return `.interrupted`. Safe from any
     /// thread and from a signal handler's pipe.
     public func interrupt() {
-        var byte = InterruptSignal.stopByte
+        var byte = InterruptSignal.Byte.stop.rawValue
         _ = write(interruption.write, &byte, 1)
     }
 
@@ -253,8 +253,9 @@ public final class ICMPSocket: PingTransport {
             var bytes = [UInt8](repeating: 0, count: 64)
             let count = bytes.withUnsafeMutableBytes { read(interruption.read, $0.baseAddress, $0.count) }
             let received = bytes.prefix(max(count, 0))
-            if received.contains(InterruptSignal.statusByte) { deliver(.statusRequested) }
-            if received.contains(where: { $0 != InterruptSignal.statusByte }) { deliver(.interrupted) }
+            let status = InterruptSignal.Byte.status.rawValue
+            if received.contains(status) { deliver(.statusRequested) }
+            if received.contains(where: { $0 != status }) { deliver(.interrupted) }
         }
     }
 

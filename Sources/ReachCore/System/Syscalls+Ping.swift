@@ -53,21 +53,23 @@ extension System {
 /// does the same when it sees the byte.
 public enum InterruptSignal {
     nonisolated(unsafe) static var descriptor: Int32 = -1
-    /// The bytes written to the pipe, as `ICMPSocket.wait` reads them.
-    static let stopByte: UInt8 = 1
-    static let statusByte: UInt8 = 2
+
+    /// The bytes written to the pipe, as `ICMPSocket.wait` reads them. An enum's raw value
+    /// is a plain switch, with no lazy initialiser to run inside a signal handler (as a
+    /// static constant's first read may).
+    enum Byte: UInt8 {
+        case stop = 1
+        case status = 2
+    }
 
     public static func install(writingTo descriptor: Int32) {
-        Self.descriptor = descriptor
-        // Literals in the handlers: a static's first read may run its lazy initialiser,
-        // which is not safe in a signal handler (`descriptor` is set above, before any signal).
-        signal(SIGINT) { _ in
-            var byte: UInt8 = 1  // stopByte
-            _ = write(InterruptSignal.descriptor, &byte, 1)
-        }
-        signal(SIGQUIT) { _ in
-            var byte: UInt8 = 2  // statusByte
-            _ = write(InterruptSignal.descriptor, &byte, 1)
-        }
+        Self.descriptor = descriptor  // set before any signal can arrive
+        signal(SIGINT) { _ in InterruptSignal.send(.stop) }
+        signal(SIGQUIT) { _ in InterruptSignal.send(.status) }
+    }
+
+    static func send(_ byte: Byte) {
+        var value = byte.rawValue
+        _ = write(descriptor, &value, 1)
     }
 }

@@ -160,24 +160,15 @@ struct Namespace: CustomStringConvertible {
         throw HarnessError("\(what) never answered from \(name)")
     }
 
-    /// An ICMP counter of this namespace's stack: `Icmp` fields of /proc/net/snmp
-    /// ("OutDestUnreachs") or /proc/net/snmp6 lines ("Icmp6OutDestUnreachs").
+    /// An IPv4 ICMP counter of this namespace's stack ("OutDestUnreachs"), from
+    /// /proc/net/snmp: two `Icmp:` lines, the names, then the values.
     func icmpCounter(_ field: String) throws -> Int {
-        let file = field.hasPrefix("Icmp6") ? "/proc/net/snmp6" : "/proc/net/snmp"
-        let lines = try Subprocess.check(["ip", "netns", "exec", name, "cat", file]).stdoutLines
-        if field.hasPrefix("Icmp6") {
-            let fields = lines.map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-            if let line = fields.first(where: { $0.first.map(String.init) == field }), let value = line.last.flatMap({ Int($0) }) {
-                return value
-            }
-        } else {
-            // Two lines per protocol: the names, then the values.
-            let icmp = lines.filter { $0.hasPrefix("Icmp: ") }.map { $0.split(separator: " ").map(String.init) }
-            if icmp.count == 2, let index = icmp[0].firstIndex(of: field), index < icmp[1].count, let value = Int(icmp[1][index]) {
-                return value
-            }
+        let lines = try Subprocess.check(["ip", "netns", "exec", name, "cat", "/proc/net/snmp"]).stdoutLines
+        let icmp = lines.filter { $0.hasPrefix("Icmp: ") }.map { $0.split(separator: " ").map(String.init) }
+        guard icmp.count == 2, let index = icmp[0].firstIndex(of: field), index < icmp[1].count, let value = Int(icmp[1][index]) else {
+            throw HarnessError("no ICMP counter \(field) in /proc/net/snmp of \(name)")
         }
-        throw HarnessError("no ICMP counter \(field) in \(file) of \(name)")
+        return value
     }
 
     /// The first IPv6 link-local address of a link.
