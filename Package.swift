@@ -1,6 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// The layers, each allowed to import only those below it (docs/ARCHITECTURE.md;
+// `make lint` holds the rule for Glibc, which no manifest can forbid):
+//
+//   reach            entry point
+//   ReachCLI         commands, rendering, the one exit-status mapping (ArgumentParser)
+//   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
+//   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
+//   CReachShims      kernel headers and the macros Swift cannot import
+//   CLibcap          libcap
 let package = Package(
     name: "reach",
     products: [
@@ -19,24 +28,34 @@ let package = Package(
         ),
         // Kernel headers and what Swift cannot import (macros, CMSG helpers). No logic.
         .target(name: "CReachShims"),
-        // The library: flag model, netlink codecs, evaluator, resolver, ICMP engine.
+        // Every system call, each through one wrapper (EINTR retried once, errors typed and
+        // naming the call), and the value types those calls take and give.
+        .target(
+            name: "ReachSystem",
+            dependencies: ["CReachShims", "CLibcap"]
+        ),
+        // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
+        // connectivity probes. Decisions only: the system is reached through ReachSystem.
         .target(
             name: "ReachCore",
-            dependencies: ["CReachShims", "CLibcap"]
+            dependencies: ["ReachSystem"]
         ),
         // Commands, rendering, and the one exit-status mapping.
         .target(
             name: "ReachCLI",
             dependencies: [
                 "ReachCore",
+                "ReachSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "reach", dependencies: ["ReachCLI"]),
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
-        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore"]),
-        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI"]),
+        .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem"]),
+        // CReachShims: KernelConstantsTests holds the codecs' literals to the kernel headers.
+        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "CReachShims"]),
+        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
         .testTarget(name: "ReachIntegrationTests"),
     ],

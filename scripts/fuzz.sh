@@ -38,13 +38,15 @@ module CReachShims {
 MAP
 imports=(-I "$out/shims" -I Sources/CLibcap -I "$out/modules")
 
-echo "fuzz: building ReachCore with $sanitize"
+echo "fuzz: building ReachSystem and ReachCore with $sanitize"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
-mapfile -t core_sources < <(find Sources/ReachCore -name '*.swift' | sort)
-"$swiftc" -module-name ReachCore -parse-as-library -O -g -wmo -enable-testing $sanitize \
-    "${imports[@]}" -emit-module -emit-module-path "$out/modules/ReachCore.swiftmodule" \
-    -c "${core_sources[@]}" -o "$out/ReachCore.o"
+for module in ReachSystem ReachCore; do
+    mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
+    "$swiftc" -module-name "$module" -parse-as-library -O -g -wmo -enable-testing $sanitize \
+        "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
+        -c "${module_sources[@]}" -o "$out/$module.o"
+done
 
 declare -A length
 for entry in "${targets[@]}"; do
@@ -56,7 +58,7 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCore.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
+        "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (REFERENCE §8); libFuzzer

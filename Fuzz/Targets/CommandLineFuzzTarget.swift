@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// One command-line word, as `reach` checks a target or a duration: an address literal
 /// (with a zone), a host name, a duration — through TargetParser, which words the error

@@ -1,7 +1,8 @@
 @testable import ReachCore
+import ReachSystem
 
 /// A response as an http probe reads it: the first byte picks how many bytes each read
-/// brings (1-256), then the prefixes the read loop would see are parsed, as SystemProber
+/// brings (1-256), then the prefixes the read loop would see are parsed, as NetworkProbeRunner
 /// parses them (the first 64 reads, then the rest at once: reparsing every byte of 8 KiB
 /// would make each input cost 8,000 parses), and the last with the connection closed. Besides "no trap": a closed
 /// connection always decides (complete or malformed), bodies stay within their limit, and
@@ -34,7 +35,7 @@ public func fuzzHTTP(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     }
 }
 
-private let prober = SystemProber(expectedText: "success")
+private let prober = NetworkProbeRunner(expectedText: "success")
 
 private func check(_ response: HTTPResponse) {
     precondition((100...999).contains(response.statusCode), "status \(response.statusCode)")

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// What an ICMP socket delivers, to the codec and to a ping engine that has sent 16 probes.
 /// The input (Fuzz/capture-icmp-seeds.py writes real ones):

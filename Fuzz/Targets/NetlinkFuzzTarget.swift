@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// A datagram from a netlink socket, as RouteNetlinkClient and NetlinkEventDrain read it:
 /// split into messages, then every payload decoded as a route, a link and an error code.

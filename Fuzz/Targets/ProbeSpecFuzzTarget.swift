@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// One `--probe` argument, through TargetParser.probe (ProbeSpec.parse and the error line).
 /// Besides "no trap": what parses prints as a spec that parses back to itself, and errors

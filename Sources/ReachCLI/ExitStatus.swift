@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// The exit status of every subcommand, decided here and nowhere else.
 public struct ExitStatus: RawRepresentable, Equatable, Sendable {
@@ -42,11 +43,13 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         switch error {
         case let error as UsageError:
             return (.usage, error.message)
+        case let mismatch as FamilyMismatch:
+            return (.usage, mismatch.description)
         case let error as PermissionError:
             return (.notPermitted, error.message)
         case let denied as ICMPPermissionDenied:
             // An ICMP probe without ICMP permission: the same words as `reach ping`.
-            return (.notPermitted, denied.description)
+            return (.notPermitted, denied.withRemedy)
         case let error as SystemCallError:
             return (.systemFailure, "system failure: \(error)")
         case let error as NetlinkRequestError:
@@ -74,4 +77,12 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
 public struct PermissionError: Error {
     public var message: String
     public init(_ message: String) { self.message = message }
+}
+
+extension ICMPPermissionDenied {
+    /// The facts, then what a user can do about them: open ping_group_range to every group
+    /// (the datagram socket, net/ipv4/ping.c), or give the binary CAP_NET_RAW (the raw one).
+    var withRemedy: String {
+        "\(self); fix: sysctl -w net.ipv4.ping_group_range=\"0 2147483647\", or setcap cap_net_raw+p on the reach binary"
+    }
 }

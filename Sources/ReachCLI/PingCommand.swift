@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// `reach ping`: iputils ping's options, output and exit codes, on the ReachCore engine.
 struct PingCommand: ParsableCommand, ReachRunnable {
@@ -128,7 +129,7 @@ struct PingOptions: Equatable {
         do {
             socket = try ICMPSocket(family: address.family, options: settings.socketOptions)
         } catch let denied as ICMPPermissionDenied {
-            throw PermissionError(denied.description)
+            throw PermissionError(denied.withRemedy)
         } catch let error as SystemCallError where error.errno == .addressNotAvailable {
             // Binding -I's source address is the only call that can say this: the host has no
             // such address, a mistake in the command line.
@@ -147,7 +148,7 @@ struct PingOptions: Equatable {
     private func resolve() throws -> Resolution {
         if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
         let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
-        if let literal = try? IPAddress.parse(host) {
+        if let literal = try? IPAddress.parse(host).resolvingZone() {
             if let family, family != literal.family { throw UsageError("\(host) is not an \(family.label) address") }
             return .success(literal)
         }
@@ -274,9 +275,9 @@ struct PingSettings {
             socketOptions.ttl = ttl
         }
         if let name = command.interface {
-            if let address = try? IPAddress.parse(name) {
+            if let address = try? IPAddress.parse(name).resolvingZone() {
                 socketOptions.sourceAddress = address
-            } else if ICMPSocketOptions.interfaceIndex(named: name) != nil {
+            } else if NetworkInterface.index(named: name) != nil {
                 socketOptions.interface = name
             } else {
                 throw UsageError("-I: unknown interface '\(TargetParser.printable(name))'")

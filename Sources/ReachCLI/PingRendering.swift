@@ -1,7 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ReachCore
+import ReachSystem
 
 /// What `reach ping` prints: iputils ping's lines, word for word (users' scripts parse
 /// them, REFERENCE §6), or one JSON object per event.
@@ -121,7 +119,7 @@ final class PingRenderer {
         case .sendFailed(let sequence, let error):
             return "reach: icmp_seq=\(sequence): sendto: \(error)\n"
         case .localError(let sequence, let error, let info):
-            if error.rawValue == EMSGSIZE { return "reach: local error: message too long, mtu=\(info)\n" }
+            if error == .messageTooLong { return "reach: local error: message too long, mtu=\(info)\n" }
             return "reach: icmp_seq=\(sequence): local error: \(error)\n"
         case .failed(let why):
             return "reach: \(why)\n"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`).
 struct ProbeOptions: ParsableArguments {
@@ -18,7 +19,7 @@ struct ProbeOptions: ParsableArguments {
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.
     /// Capabilities are per thread: each probe's thread inherits them and drops them itself
-    /// (SystemProber.dropsCapabilities), this one as soon as the probes' threads are started.
+    /// (NetworkProbeRunner.dropsCapabilities), this one as soon as the probes' threads are started.
     func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
         let usesICMP = checker.usesICMP
         if usesICMP { Capabilities.limitToNetRaw() }
@@ -40,8 +41,8 @@ struct ProbeOptions: ParsableArguments {
                                    runner: prober(family: family))
     }
 
-    private func prober(family: AddressFamily?) -> SystemProber {
-        var prober = SystemProber(expectedText: expect, family: family)
+    private func prober(family: AddressFamily?) -> NetworkProbeRunner {
+        var prober = NetworkProbeRunner(expectedText: expect, family: family)
         prober.dropsCapabilities = true
         return prober
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// `reach`: the root of the command tree. Bare `reach` runs `status`.
 public struct ReachCommand: ParsableCommand {
@@ -64,6 +65,13 @@ struct PathOptions: ParsableArguments {
     /// The single family a lookup is restricted to; nil when both or neither were named.
     var singleFamily: AddressFamily? { families.count == 1 ? families.first : nil }
 
+    /// An address literal has one family: -4 with -6 is refused for it, and -4 or -6 must
+    /// name its family.
+    func check(_ address: IPAddress, written text: String) throws {
+        if families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
+        try FamilyMismatch.check(address, against: singleFamily, target: text)
+    }
+
     func makeEvaluator() throws -> ReachabilityEvaluator {
         let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
         return ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, allowsCellular: !noCellular))
@@ -106,10 +114,7 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
     func execute() throws -> ExitStatus {
         let target = try TargetParser.address(address)
-        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
-        if let family = path.singleFamily, family != target.family {
-            throw UsageError("\(address) is not an \(family.label) address")
-        }
+        try path.check(target, written: address)
         return output.emit(try path.makeEvaluator().evaluate(address: target), command: "addr")
     }
 }

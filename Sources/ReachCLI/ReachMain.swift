@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// A subcommand that does its work and names its exit status; none of them exits.
 protocol ReachRunnable: ParsableCommand {
@@ -29,8 +27,7 @@ public enum ReachMain {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         // Before any socket can take a closed stdout's number.
         OutputChannel.reserveStandardDescriptors()
-        // A reader that goes away must give EPIPE, not a SIGPIPE death.
-        signal(SIGPIPE, SIG_IGN)
+        CurrentProcess.ignoreBrokenPipes()
         var status: ExitStatus
         do {
             try checkHelpTopics(arguments)
@@ -60,7 +57,7 @@ public enum ReachMain {
             OutputChannel.standardError.write("reach: cannot write to standard output: \(failure)\n")
             status = .systemFailure
         }
-        exit(status.rawValue)
+        CurrentProcess.exit(status: status.rawValue)
     }
 
     /// Runs a parsed command. Ours name their exit status; anything else is ArgumentParser's
@@ -102,6 +99,6 @@ public enum ReachMain {
     public static func parseOnly(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         let parsed = (try? ReachCommand.parseAsRoot(arguments)) != nil
         OutputChannel.standard.write(parsed ? "hello, world\n" : "hello, usage error\n")
-        exit(0)
+        CurrentProcess.exit(status: 0)
     }
 }

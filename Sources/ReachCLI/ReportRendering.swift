@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// The JSON schema version; bump it when a field changes meaning or goes away.
 let jsonSchemaVersion: Int64 = 1

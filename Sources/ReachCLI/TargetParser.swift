@@ -1,10 +1,11 @@
 import ReachCore
+import ReachSystem
 
 /// Turns command-line words into targets and durations, with the one-line error each deserves.
 enum TargetParser {
     static func address(_ text: String) throws -> IPAddress {
         do {
-            return try IPAddress.parse(text)
+            return try IPAddress.parse(text).resolvingZone()
         } catch .notAnAddress {
             throw UsageError("invalid IP address '\(printable(text))'")
         } catch .unknownZone(let zone) {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReachCore
+import ReachSystem
 
 /// `reach watch`: the state now, then one line per change, driven by kernel events;
 /// with `--until`, a wait for a network (nm-online, systemd-networkd-wait-online).
@@ -81,19 +82,23 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             count: count)
         let interval = try TargetParser.positiveDuration(resolveInterval, option: "--resolve-interval")
 
-        let loop = WatchLoop(target: watchTarget, configuration: configuration, resolveInterval: interval,
-                             interface: interface, evaluator: try path.makeEvaluator())
-        if let debugReceiveBuffer { loop.receiveBufferSize = debugReceiveBuffer }
-        if let checker {
-            loop.probing = WatchProbing(checker: checker, interval: probeEvery)
-            // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
-            // effective but around socket()) for as long as the watch runs; the rest goes now.
-            if checker.usesICMP { Capabilities.limitToNetRaw() }
-        }
+        // Standard output's reader going away (`reach watch | head -1`) ends the watch.
+        let events = try KernelWatchEvents(
+            readerDescriptor: OutputChannel.standard.fileDescriptor,
+            receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize)
+        let loop = WatchLoop(
+            target: watchTarget, configuration: configuration, resolveInterval: interval, interface: interface,
+            probing: checker.map { WatchProbing(checker: $0, interval: probeEvery) }, evaluator: try path.makeEvaluator(),
+            events: events)
+        // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
+        // effective but around socket()) for as long as the watch runs; the rest goes now.
+        if checker?.usesICMP == true { Capabilities.limitToNetRaw() }
         let renderer = WatchRenderer(report: output.renderer)
         let end = try loop.run { event in
-            guard !output.quiet else { return }
-            OutputChannel.standard.write(output.json ? renderer.json(event).serialized() + "\n" : renderer.text(event))
+            if !output.quiet {
+                OutputChannel.standard.write(output.json ? renderer.json(event).serialized() + "\n" : renderer.text(event))
+            }
+            return !OutputChannel.standard.readerGone
         }
         if debugStats {
             let stats = loop.statistics
@@ -112,11 +117,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
         if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {
             let address = try TargetParser.address(target)
-            // As `reach addr`: a literal has one family.
-            if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
-            if let family = path.singleFamily, family != address.family {
-                throw UsageError("\(target) is not an \(family.label) address")
-            }
+            try path.check(address, written: target)  // as `reach addr`
             return .address(address)
         }
         try TargetParser.validateHostName(target)

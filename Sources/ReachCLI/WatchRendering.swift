@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// The lines and JSON objects of `watch`, built on the status renderer: one line per
 /// path (family, or address of a host) whose compared state changed, with what it was;

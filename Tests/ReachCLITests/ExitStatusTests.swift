@@ -2,6 +2,7 @@ import ArgumentParser
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 @testable import ReachCore
 
 /// The one exit-status mapping: every kind of error lands on its documented code.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 
 final class JSONValueTests: XCTestCase {
     func testStringsThatNeedNoEscapeAreWrittenWhole() {

@@ -2,6 +2,7 @@ import ArgumentParser
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 
 /// PingArguments reads `reach ping`'s plain command lines without ArgumentParser; whatever
 /// it accepts must come out exactly as ArgumentParser would have parsed it.

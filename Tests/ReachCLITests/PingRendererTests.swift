@@ -1,5 +1,6 @@
 import Foundation
 import ReachCore
+import ReachSystem
 import XCTest
 
 @testable import ReachCLI

@@ -2,6 +2,7 @@ import ArgumentParser
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 
 final class ReachMainTests: XCTestCase {
     /// `reach status --help` once printed the root's help: the parser returns its own

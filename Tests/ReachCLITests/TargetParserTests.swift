@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 
 final class TargetParserTests: XCTestCase {
     func testPrintableEscapesControlCharactersUnambiguously() {

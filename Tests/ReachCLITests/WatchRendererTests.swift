@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 
 @testable import ReachCLI
+import ReachSystem
 @testable import ReachCore
 
 /// `watch --probe` lines: the connectivity is a line of its own, printed when its state changes.

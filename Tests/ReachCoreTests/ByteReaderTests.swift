@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class ByteReaderTests: XCTestCase {
     func testReadsHostEndianIntegers() throws {

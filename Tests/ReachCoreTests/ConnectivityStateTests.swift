@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class ConnectivityStateTests: XCTestCase {
     private func result(_ outcome: ProbeResult.Outcome, _ spec: ProbeSpec = .tcp(host: "198.18.1.2", port: 443)) -> ProbeResult {
@@ -15,8 +16,8 @@ final class ConnectivityStateTests: XCTestCase {
     }
 
     func testHTTPClassification() {
-        let plain = SystemProber()
-        let expecting = SystemProber(expectedText: "Success")
+        let plain = NetworkProbeRunner()
+        let expecting = NetworkProbeRunner(expectedText: "Success")
         func response(_ code: Int, body: String = "", headers: [(String, String)] = []) -> HTTPResponse {
             HTTPResponse(statusCode: code, headers: headers.map { (name: $0.0, value: $0.1) }, body: Array(body.utf8))
         }
@@ -43,7 +44,7 @@ final class ConnectivityStateTests: XCTestCase {
     }
 
     func testCheckerSendsNothingWithoutARoute() throws {
-        final class CountingRunner: ProbeRunning, @unchecked Sendable {
+        final class CountingRunner: ProbeRunner, @unchecked Sendable {
             var runs = 0
             func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {
                 runs += 1
@@ -59,7 +60,7 @@ final class ConnectivityStateTests: XCTestCase {
     }
 
     func testAProbeThatCannotRunIsAnErrorNotAVerdict() {
-        struct DeniedRunner: ProbeRunning {
+        struct DeniedRunner: ProbeRunner {
             func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
                 throw SystemCallError("socket", .permissionDenied)
             }
@@ -71,7 +72,7 @@ final class ConnectivityStateTests: XCTestCase {
     }
 
     func testCheckerCountsAStuckProbeAsTimedOut() throws {
-        struct StuckRunner: ProbeRunning {
+        struct StuckRunner: ProbeRunner {
             func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {
                 usleep(2_000_000) // ignores its deadline, as a blocked getaddrinfo would
                 return ProbeResult(spec: spec, outcome: .passed, milliseconds: 0, detail: "")

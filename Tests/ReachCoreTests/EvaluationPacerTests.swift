@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class EvaluationPacerTests: XCTestCase {
     func instant(_ milliseconds: Int64) -> WatchInstant { WatchInstant(monotonic: milliseconds, wall: milliseconds + 1_000_000) }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class HTTPResponseTests: XCTestCase {
     private func parse(_ text: String, closed: Bool = false) -> HTTPResponse.Progress {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class HostNameTests: XCTestCase {
     private func problem(_ name: String) -> HostName.Problem? {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class ICMPCodecTests: XCTestCase {
     private let v4 = ICMPCodec(family: ICMPv4())

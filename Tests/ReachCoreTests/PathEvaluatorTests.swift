@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class PathEvaluatorTests: XCTestCase {
     private static let destination = address("203.0.113.7")

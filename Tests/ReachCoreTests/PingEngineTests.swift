@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// A clock the test moves by hand.
 final class ManualClock: PingClock {
@@ -37,6 +38,10 @@ final class FakeTransport: PingTransport {
         return nil
     }
 
+    func interrupt() {
+        schedule(.interrupted, at: clock.monotonicNanoseconds)
+    }
+
     func schedule(_ input: TransportInput, at time: Int64) {
         scheduled.append((time, input))
         scheduled.sort { $0.time < $1.time }
@@ -67,27 +72,9 @@ final class PingEngineTests: XCTestCase {
     let router = try! IPAddress.parse("198.18.0.1")
     let ms: Int64 = 1_000_000
 
-    /// The echo reply a datagram socket would deliver for `packet`.
+    /// The echo reply a datagram socket would deliver for `packet`, from the target.
     func reply(to packet: [UInt8], from: IPAddress? = nil, identifier: UInt16? = nil, sequence: UInt16? = nil) -> TransportInput {
-        var bytes = packet
-        bytes[0] = 0
-        if let identifier {
-            bytes[4] = UInt8(identifier >> 8)
-            bytes[5] = UInt8(identifier & 0xff)
-        }
-        if let sequence {
-            bytes[6] = UInt8(sequence >> 8)
-            bytes[7] = UInt8(sequence & 0xff)
-        }
-        bytes[2] = 0
-        bytes[3] = 0
-        let sum = ICMPCodec.checksum(bytes[...])
-        bytes[2] = UInt8(sum >> 8)
-        bytes[3] = UInt8(sum & 0xff)
-        return .datagram(
-            ReceivedDatagram(
-                bytes: bytes, from: from ?? target, ttl: 64, kernelTimestamp: 0,
-                monotonicTime: 0, includesIPHeader: false))
+        echoReply(to: packet, from: from ?? target, identifier: identifier, sequence: sequence)
     }
 
     func run(_ configuration: PingConfiguration, transport: FakeTransport, clock: ManualClock) throws -> ([PingEvent], PingEngine) {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class PingStatisticsTests: XCTestCase {
     private func statistics(_ micros: [Int64], transmitted: Int) -> PingStatistics {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// The public API (SimplePing's model) for real, on loopback only. Needs an ICMP socket:
 /// root, CAP_NET_RAW or an open ping_group_range; skips without one, except in CI.
@@ -54,6 +55,36 @@ final class PingerTests: XCTestCase {
             if case .finished(let statistics) = event { finished = statistics }
         }
         XCTAssertGreaterThanOrEqual(finished?.received ?? 0, 3)
+    }
+
+    /// A name resolves, the transport the pinger was given carries the echoes, on a manual clock:
+    /// no socket, no thread of the test's own.
+    func testAGivenTransportCarriesTheRun() async throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(identifier: 0x0707, clock: clock)
+        let far = try IPAddress.parse("198.51.100.7")
+        transport.answer = { _, packet, _ in [(Int64(250_000), echoReply(to: packet, from: far))] }
+        // @unchecked: written on the pinger's thread, read after its stream has ended.
+        final class Opened: @unchecked Sendable { var families: [AddressFamily] = [] }
+        let opened = Opened()
+        let pinger = Pinger(
+            hostName: "db.test", configuration: PingConfiguration(count: 2, intervalNanoseconds: 1_000_000_000),
+            resolver: FakeResolver(["db.test": .resolved([try IPAddress.parse("198.51.100.7")])]),
+            openTransport: { family in
+                opened.families.append(family)
+                return transport
+            }, clock: clock)
+        let events = await collect(pinger)
+        XCTAssertEqual(opened.families, [.ipv4])
+        XCTAssertEqual(events.first, .started(PingStart(address: far, identifier: 0x0707, socketKind: .datagram)))
+        let replies = events.compactMap { event -> Int64? in
+            if case .reply(let reply) = event { return reply.roundTripNanoseconds }
+            return nil
+        }
+        XCTAssertEqual(replies, [250_000, 250_000])
+        guard case .finished(let statistics) = events.last else { return XCTFail("\(events)") }
+        XCTAssertEqual(statistics.received, 2)
+        XCTAssertEqual(transport.sent.map(\.sequence), [1, 2])
     }
 
     func testAddressStyleMismatchFails() async throws {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// When `watch --probe` checks, on a manual clock (milliseconds).
 final class ProbeScheduleTests: XCTestCase {

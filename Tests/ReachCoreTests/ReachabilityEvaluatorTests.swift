@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class ReachabilityEvaluatorTests: XCTestCase {
     private let eth0 = LinkFacts(index: 2, name: "eth0", hardwareType: .ether,

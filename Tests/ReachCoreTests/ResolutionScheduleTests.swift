@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class ResolutionScheduleTests: XCTestCase {
     let interval = TimeSpan(milliseconds: 60_000)

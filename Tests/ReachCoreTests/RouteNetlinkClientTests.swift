@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class RouteNetlinkClientTests: XCTestCase {
     func testSendsTheEncodedRequestAndDecodesTheAnswer() throws {

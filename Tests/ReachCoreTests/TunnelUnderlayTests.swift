@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// Apple's rule, checked without a kernel: cellular under a tunnel is still cellular.
 final class TunnelUnderlayTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 final class UTCTimestampTests: XCTestCase {
     func testFormatsMillisecondsAsISO8601UTC() {

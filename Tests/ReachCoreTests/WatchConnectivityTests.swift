@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// Which connectivity goes with each evaluation of `watch --probe`, on a manual clock.
 final class WatchConnectivityTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// Reports for the tests: an IPv4 internet path, reachable through `link` or not.
 enum WatchFixtures {

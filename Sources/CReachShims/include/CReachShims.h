@@ -1,5 +1,6 @@
-// Kernel and libc declarations that ReachCore needs, and the few helpers Swift
-// cannot import (function-like macros). No logic lives here.
+// Kernel and libc declarations that ReachSystem needs, and the few helpers Swift
+// cannot import (function-like macros). No logic lives here. Only ReachSystem imports
+// this module (and KernelConstantsTests, which checks ReachCore's literals against it).
 #ifndef C_REACH_SHIMS_H
 #define C_REACH_SHIMS_H
 
@@ -22,9 +23,8 @@
 #include <linux/if_link.h>
 #include <linux/if_arp.h>
 #include <linux/errqueue.h>
-#include <signal.h>
+#include <linux/sockios.h>
 #include <sys/signalfd.h>
-#include <time.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);
@@ -45,8 +45,6 @@ static inline size_t creach_cmsg_space(size_t length) { return CMSG_SPACE(length
 static inline size_t creach_cmsg_len(size_t length) { return CMSG_LEN(length); }
 
 // ICMP sockets (reach ping). Constants whose macros Swift cannot import, as values.
-#include <time.h>
-#include <linux/sockios.h>
 enum {
     // SO_TIMESTAMPNS picks _OLD or _NEW by sizeof(time_t): a macro Swift cannot read.
     creach_so_timestampns = SO_TIMESTAMPNS,

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// Turns the kernel's route answer and link facts into flags and a verdict
 /// (REFERENCE §1, after configd's `checkAddress`).
 public struct PathEvaluator {

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// The outgoing link of a path, as reported.
 public struct LinkReport: Hashable, Sendable {
     public var name: String

@@ -1,3 +1,5 @@
+import ReachSystem
+
 extension ReachabilityEvaluator {
     /// A host's report from a lookup already made (`watch` resolves on its own schedule).
     /// A lookup that could not run is a state like any other name that did not resolve.

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// What differs between ICMP (RFC 792) and ICMPv6 (RFC 4443) for a pinger. IPv4 and
 /// IPv6 are two conformances of this one protocol; the codec and the engine ask it,
 /// instead of testing the family everywhere.

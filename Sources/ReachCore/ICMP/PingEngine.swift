@@ -1,102 +1,4 @@
-/// How a ping run goes. Times are nanoseconds.
-public struct PingConfiguration: Equatable, Sendable {
-    /// Probes to send; nil sends until stopped or the deadline.
-    public var count: Int?
-    /// Between probes; 0 is flood pacing: the next probe as soon as the last is
-    /// answered, or 10 ms after it (iputils -f).
-    public var intervalNanoseconds: Int64 = 1_000_000_000
-    /// How long a probe may wait for its reply before it is reported timed out
-    /// (iputils -W; its default lingertime is 10 s).
-    public var timeoutNanoseconds: Int64 = 10_000_000_000
-    /// The whole run ends then, whatever is outstanding (iputils -w).
-    public var deadlineNanoseconds: Int64?
-    /// ICMP data bytes (iputils -s, default 56: a 64-byte ICMP packet).
-    public var payloadSize = 56
-
-    public init(
-        count: Int? = nil, intervalNanoseconds: Int64 = 1_000_000_000, timeoutNanoseconds: Int64 = 10_000_000_000,
-        deadlineNanoseconds: Int64? = nil, payloadSize: Int = 56
-    ) {
-        self.count = count
-        self.intervalNanoseconds = intervalNanoseconds
-        self.timeoutNanoseconds = timeoutNanoseconds
-        self.deadlineNanoseconds = deadlineNanoseconds
-        self.payloadSize = payloadSize
-    }
-
-    /// iputils flood pacing: one probe in flight, or one per 10 ms.
-    public static let floodPacingNanoseconds: Int64 = 10_000_000
-}
-
-/// A datagram the socket delivered, with what the kernel said about it.
-public struct ReceivedDatagram: Sendable {
-    /// A slice of the socket's receive buffer, not a copy: the buffer is reused for the
-    /// next datagram once this one is handled (copy-on-write keeps a kept datagram intact).
-    public var bytes: ArraySlice<UInt8>
-    public var from: IPAddress
-    /// From IP_TTL / IPV6_HOPLIMIT control messages (datagram sockets and raw IPv6).
-    public var ttl: Int?
-    /// SO_TIMESTAMPNS: the kernel's receive time on CLOCK_REALTIME.
-    public var kernelTimestamp: Int64?
-    /// CLOCK_MONOTONIC when user space got it (the fallback clock).
-    public var monotonicTime: Int64
-    /// Whether the bytes start with an IPv4 header (raw IPv4 sockets).
-    public var includesIPHeader: Bool
-    public init(
-        bytes: ArraySlice<UInt8>, from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64,
-        includesIPHeader: Bool
-    ) {
-        self.bytes = bytes
-        self.from = from
-        self.ttl = ttl
-        self.kernelTimestamp = kernelTimestamp
-        self.monotonicTime = monotonicTime
-        self.includesIPHeader = includesIPHeader
-    }
-
-    public init(bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64, includesIPHeader: Bool) {
-        self.init(
-            bytes: bytes[...], from: from, ttl: ttl, kernelTimestamp: kernelTimestamp, monotonicTime: monotonicTime,
-            includesIPHeader: includesIPHeader)
-    }
-}
-
-/// An entry from a datagram socket's error queue (IP_RECVERR / IPV6_RECVERR with
-/// MSG_ERRQUEUE): `struct sock_extended_err` and the probe it concerns.
-public struct QueuedError: Sendable {
-    public enum Origin: Sendable, Equatable {
-        /// SO_EE_ORIGIN_ICMP / SO_EE_ORIGIN_ICMP6: a router or the host answered with an error.
-        case icmp
-        /// SO_EE_ORIGIN_LOCAL: the local stack (EMSGSIZE with the MTU, ...).
-        case local
-    }
-    public var origin: Origin
-    public var errno: Errno
-    public var type: UInt8
-    public var code: UInt8
-    public var info: UInt32
-    /// SO_EE_OFFENDER: who sent the error.
-    public var offender: IPAddress?
-    /// The echo request the error concerns, as we sent it (the queue returns our payload).
-    public var originalPacket: [UInt8]
-    /// Where that request was going: recvmsg's address on the error queue, read from the
-    /// quoted IP header. The kernel hands a datagram socket every error that quotes its
-    /// identifier, whatever the destination; nil when unknown.
-    public var destination: IPAddress?
-    public init(
-        origin: Origin, errno: Errno, type: UInt8, code: UInt8, info: UInt32, offender: IPAddress?, originalPacket: [UInt8],
-        destination: IPAddress? = nil
-    ) {
-        self.origin = origin
-        self.errno = errno
-        self.type = type
-        self.code = code
-        self.info = info
-        self.offender = offender
-        self.originalPacket = originalPacket
-        self.destination = destination
-    }
-}
+import ReachSystem
 
 /// The pinger as a deterministic state machine: no sockets and no clocks. A driver
 /// (the real poll loop, or a test with a fake transport and a manual clock) asks it
@@ -289,7 +191,7 @@ public struct PingEngine: Sendable {
 
     private mutating func reply(number: Int, probe: Probe, echo: ICMPCodec.Echo, datagram: ReceivedDatagram) -> PingEvent {
         let rtt = roundTrip(probe, datagram)
-        let dataIntact = System.bytesEqual(datagram.bytes[echo.dataStart...], payload)
+        let dataIntact = ByteComparison.equal(datagram.bytes[echo.dataStart...], payload)
         // ICMPv6 checksums need the pseudo-header: the kernel verified them.
         let corrupted =
             target.family == .ipv4

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// What a pinger reports, in order (Apple SimplePing's delegate calls, plus what its
 /// users asked for: per-probe timeouts, late replies, ICMP errors).
 public enum PingEvent: Equatable, Sendable {
@@ -39,12 +41,6 @@ public struct PingStart: Equatable, Sendable {
         self.identifier = identifier
         self.socketKind = socketKind
     }
-}
-
-/// SOCK_DGRAM (unprivileged, ping_group_range) or SOCK_RAW (CAP_NET_RAW).
-public enum ICMPSocketKind: String, Equatable, Sendable {
-    case datagram
-    case raw
 }
 
 public struct PingReply: Equatable, Sendable {

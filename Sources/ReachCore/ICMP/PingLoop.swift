@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// The two clocks a pinger reads: CLOCK_MONOTONIC for scheduling, CLOCK_REALTIME for
 /// the send time that the kernel's receive timestamp (also CLOCK_REALTIME) is taken against.
 public protocol PingClock: AnyObject {
@@ -5,17 +7,7 @@ public protocol PingClock: AnyObject {
     var realtimeNanoseconds: Int64 { get }
 }
 
-/// What a transport hands back while waiting.
-public enum TransportInput: Sendable {
-    case datagram(ReceivedDatagram)
-    case queuedError(QueuedError)
-    /// `interrupt()` was called (Ctrl-C, stop).
-    case interrupted
-    /// The statistics so far were asked for (SIGQUIT); the run goes on.
-    case statusRequested
-}
-
-/// An ICMP socket as the loop uses it. Only `ICMPSocket` makes syscalls; tests use a fake.
+/// An ICMP socket as the loop uses it: `ICMPSocket` (ReachSystem) in a real run, a fake in tests.
 public protocol PingTransport: AnyObject {
     var kind: ICMPSocketKind { get }
     /// The identifier replies carry (the kernel's on a datagram socket).
@@ -27,7 +19,13 @@ public protocol PingTransport: AnyObject {
     /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC; nil waits for input) passes,
     /// and hands each input that arrived to `deliver`, in order (none when the time is up).
     func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws
+    /// Makes a `wait` in progress (or the next one) deliver `.interrupted`; safe from any thread.
+    func interrupt()
 }
+
+extension ICMPSocket: PingTransport {}
+
+extension SystemClock: PingClock {}
 
 /// Drives a `PingEngine` over a transport and a clock: sends probes when due, feeds in
 /// what arrives, advances time, and hands every event to `handle` in order. The same

@@ -1,13 +1,21 @@
+import ReachSystem
+
 /// Apple's SimplePing for Linux: a pinger for a host name or literal, with an address
 /// style, whose events arrive in order as an AsyncSequence. It has no run-loop or thread
-/// affinity: the socket is polled on a thread of its own (REFERENCE §8: a thread blocked
-/// in poll() wakes only for packets and timers), which feeds an AsyncStream.
+/// affinity: the transport is polled on a thread of its own (a thread blocked in poll()
+/// wakes only for packets and timers, where a waiting Swift Task keeps a Dispatch worker
+/// waking), which feeds an AsyncStream. The transport is an ICMP socket unless another
+/// is given.
 ///
 /// ```swift
 /// let pinger = Pinger(hostName: "198.51.100.7", configuration: PingConfiguration(count: 3))
 /// for await event in pinger.events() { print(event) }
 /// ```
+// @unchecked: `transport` and `stopRequested` are shared between the caller's thread and
+// the pinger's, and only touched under `lock`.
 public final class Pinger: @unchecked Sendable {
+    /// Opens the transport for the target's family (SimplePing opens its socket in `start`).
+    public typealias TransportOpener = @Sendable (AddressFamily) throws -> PingTransport
     /// Which family to use (SimplePing's addressStyle).
     public enum AddressStyle: Sendable {
         case any
@@ -26,21 +34,29 @@ public final class Pinger: @unchecked Sendable {
     public let hostName: String
     public let addressStyle: AddressStyle
     public let configuration: PingConfiguration
-    public let socketOptions: ICMPSocketOptions
+    private let openTransport: TransportOpener
+    private let clock: PingClock
     private let resolver: HostResolving
     private let lock = Lock()
-    private var socket: ICMPSocket?
+    private var transport: PingTransport?
     private var stopRequested = false
 
     public init(
         hostName: String, addressStyle: AddressStyle = .any, configuration: PingConfiguration = PingConfiguration(),
-        socketOptions: ICMPSocketOptions = ICMPSocketOptions(), resolver: HostResolving = SystemHostResolver()
+        resolver: HostResolving = SystemHostResolver(), openTransport: @escaping TransportOpener = Pinger.icmpSocket(),
+        clock: PingClock = SystemClock()
     ) {
         self.hostName = hostName
         self.addressStyle = addressStyle
         self.configuration = configuration
-        self.socketOptions = socketOptions
         self.resolver = resolver
+        self.openTransport = openTransport
+        self.clock = clock
+    }
+
+    /// An ICMP socket shaped by `options` (iputils -I and -t): the default transport.
+    public static func icmpSocket(options: ICMPSocketOptions = ICMPSocketOptions()) -> TransportOpener {
+        { family in try ICMPSocket(family: family, options: options) }
     }
 
     /// Resolves, opens the socket and pings; the stream ends after `.finished` or `.failed`.
@@ -48,12 +64,13 @@ public final class Pinger: @unchecked Sendable {
     public func events() -> AsyncStream<PingEvent> {
         let (stream, continuation) = AsyncStream.makeStream(of: PingEvent.self, bufferingPolicy: .unbounded)
         continuation.onTermination = { [weak self] _ in self?.stop() }
-        let thread = PingThread { [self] in
-            self.run { continuation.yield($0) }
-            continuation.finish()
-        }
-        if let failure = thread.start() {
-            continuation.yield(.failed("\(failure)"))
+        do {
+            try DetachedThread.start { [self] in
+                self.run { continuation.yield($0) }
+                continuation.finish()
+            }
+        } catch {
+            continuation.yield(.failed("\(error.errno)"))
             continuation.finish()
         }
         return stream
@@ -63,51 +80,42 @@ public final class Pinger: @unchecked Sendable {
     public func stop() {
         lock.withLock {
             stopRequested = true
-            socket?.interrupt()
+            transport?.interrupt()
         }
     }
 
     private func run(_ deliver: (PingEvent) -> Void) {
         let address: IPAddress
-        if let literal = try? IPAddress.parse(hostName) {
-            address = literal
-        } else {
-            do {
-                switch try resolver.resolve(hostName, family: addressStyle.family, timeoutMilliseconds: 10_000) {
-                case .resolved(let addresses):
-                    address = addresses[0]
-                case .notResolved(let why):
-                    return deliver(.failed("\(hostName): \(why)"))
-                case .failed(let error):
-                    return deliver(.failed("\(error)"))
-                }
-            } catch {
-                return deliver(.failed("\(error)"))
-            }
-        }
-        if let family = addressStyle.family, family != address.family {
-            return deliver(.failed("\(hostName) is not an \(family.label) address"))
-        }
-        let socket: ICMPSocket
         do {
-            socket = try ICMPSocket(family: address.family, options: socketOptions)
+            switch try resolver.addresses(of: hostName, family: addressStyle.family, timeoutMilliseconds: 10_000) {
+            case .resolved(let addresses): address = addresses[0]
+            case .notResolved(let why): return deliver(.failed("\(hostName): \(why)"))
+            case .failed(let error): return deliver(.failed("\(error)"))
+            }
+            try FamilyMismatch.check(address, against: addressStyle.family, target: hostName)
+        } catch {
+            return deliver(.failed("\(error)"))
+        }
+        let transport: PingTransport
+        do {
+            transport = try openTransport(address.family)
         } catch {
             return deliver(.failed("\(error)"))
         }
         let stopped = lock.withLock { () -> Bool in
-            self.socket = socket
+            self.transport = transport
             return stopRequested
         }
-        if stopped { socket.interrupt() }
-        deliver(.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind)))
+        if stopped { transport.interrupt() }
+        deliver(.started(PingStart(address: address, identifier: transport.identifier, socketKind: transport.kind)))
         var loop = PingLoop(
-            engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
-            transport: socket, clock: SystemClock())
+            engine: PingEngine(target: address, identifier: transport.identifier, configuration: configuration),
+            transport: transport, clock: clock)
         do {
             try loop.run { deliver($0) }
         } catch {
             deliver(.failed("\(error)"))
         }
-        lock.withLock { self.socket = nil }
+        lock.withLock { self.transport = nil }
     }
 }

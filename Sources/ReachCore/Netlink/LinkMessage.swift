@@ -1,4 +1,4 @@
-import CReachShims
+import ReachSystem
 
 /// Interface flags (`ifi_flags`, mirrors IFF_* in <net/if.h> and <linux/if.h>).
 public struct InterfaceFlags: OptionSet, Hashable, Sendable {
@@ -43,15 +43,15 @@ public struct OperState: RawRepresentable, Hashable, Sendable, CustomStringConve
 public struct HardwareType: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
-    public static let ether = HardwareType(rawValue: UInt16(ARPHRD_ETHER))
-    public static let ppp = HardwareType(rawValue: UInt16(ARPHRD_PPP))
+    public static let ether = HardwareType(rawValue: 1) // ARPHRD_ETHER
+    public static let ppp = HardwareType(rawValue: 512) // ARPHRD_PPP
     public static let rawIP = HardwareType(rawValue: 519) // ARPHRD_RAWIP
-    public static let tunnel = HardwareType(rawValue: UInt16(ARPHRD_TUNNEL))
-    public static let tunnel6 = HardwareType(rawValue: UInt16(ARPHRD_TUNNEL6))
-    public static let sit = HardwareType(rawValue: UInt16(ARPHRD_SIT))
-    public static let ipgre = HardwareType(rawValue: UInt16(ARPHRD_IPGRE))
-    public static let loopback = HardwareType(rawValue: UInt16(ARPHRD_LOOPBACK))
-    public static let none = HardwareType(rawValue: UInt16(ARPHRD_NONE))
+    public static let tunnel = HardwareType(rawValue: 768) // ARPHRD_TUNNEL
+    public static let tunnel6 = HardwareType(rawValue: 769) // ARPHRD_TUNNEL6
+    public static let sit = HardwareType(rawValue: 776) // ARPHRD_SIT
+    public static let ipgre = HardwareType(rawValue: 778) // ARPHRD_IPGRE
+    public static let loopback = HardwareType(rawValue: 772) // ARPHRD_LOOPBACK
+    public static let none = HardwareType(rawValue: 65534) // ARPHRD_NONE
 }
 
 /// What RTM_GETLINK tells about one link.
@@ -81,6 +81,19 @@ public struct LinkFacts: Equatable, Sendable {
     }
 }
 
+/// The link attribute types reach reads or sends (IFLA_* in <linux/if_link.h>). Written as
+/// numbers, so the codec compiles without the C headers; ReachCoreTests checks each against them.
+enum LinkAttribute {
+    static let name: UInt16 = 3 // IFLA_IFNAME
+    static let operState: UInt16 = 16 // IFLA_OPERSTATE
+    static let linkInfo: UInt16 = 18 // IFLA_LINKINFO
+    static let extendedMask: UInt16 = 29 // IFLA_EXT_MASK
+    static let carrier: UInt16 = 33 // IFLA_CARRIER
+    /// Inside IFLA_LINKINFO.
+    static let infoKind: UInt16 = 1 // IFLA_INFO_KIND
+    static let infoData: UInt16 = 2 // IFLA_INFO_DATA
+}
+
 /// RTM_GETLINK: encoding the request and decoding RTM_NEWLINK.
 public enum LinkMessage {
     public static let headerLength = 16 // struct ifinfomsg
@@ -90,12 +103,12 @@ public enum LinkMessage {
     static let skipStatistics: UInt32 = 1 << 3
 
     public static func requestPayload(index: UInt32) -> [UInt8] {
-        var bytes: [UInt8] = [UInt8(AF_UNSPEC), 0]          // ifi_family, pad
+        var bytes: [UInt8] = [0, 0]              // ifi_family AF_UNSPEC, pad
         bytes += ByteOrder.encodeHost(UInt16(0))            // ifi_type
         bytes += ByteOrder.encodeHost(Int32(bitPattern: index)) // ifi_index
         bytes += ByteOrder.encodeHost(UInt32(0))            // ifi_flags
         bytes += ByteOrder.encodeHost(UInt32(0))            // ifi_change
-        bytes += NetlinkAttribute(type: UInt16(IFLA_EXT_MASK), bytes: ByteOrder.encodeHost(skipStatistics)).encoded()
+        bytes += NetlinkAttribute(type: LinkAttribute.extendedMask, bytes: ByteOrder.encodeHost(skipStatistics)).encoded()
         return bytes
     }
 
@@ -108,16 +121,16 @@ public enum LinkMessage {
         _ = try reader.readHostUInt32()                      // ifi_change
         var facts = LinkFacts(index: index, name: "", hardwareType: type, flags: flags, operState: .unknown)
         for attribute in try NetlinkAttribute.parseAll(payload.dropFirst(headerLength)) {
-            switch Int(attribute.kind) {
-            case Int(IFLA_IFNAME): facts.name = attribute.string()
-            case Int(IFLA_OPERSTATE): facts.operState = OperState(rawValue: try attribute.uint8())
-            case Int(IFLA_CARRIER): facts.carrier = try attribute.uint8() != 0
-            case Int(IFLA_LINKINFO):
+            switch attribute.kind {
+            case LinkAttribute.name: facts.name = attribute.string()
+            case LinkAttribute.operState: facts.operState = OperState(rawValue: try attribute.uint8())
+            case LinkAttribute.carrier: facts.carrier = try attribute.uint8() != 0
+            case LinkAttribute.linkInfo:
                 let info = try NetlinkAttribute.parseAll(attribute.value)
-                for item in info where Int(item.kind) == Int(IFLA_INFO_KIND) {
+                for item in info where item.kind == LinkAttribute.infoKind {
                     facts.kind = item.string()
                 }
-                for item in info where Int(item.kind) == Int(IFLA_INFO_DATA) {
+                for item in info where item.kind == LinkAttribute.infoData {
                     facts.tunnelRemote = try tunnelRemote(kind: facts.kind, data: item.value)
                 }
             default: continue

@@ -1,35 +1,35 @@
-import CReachShims
+import ReachSystem
 
 /// Netlink message flags (`nlmsg_flags`, mirrors NLM_F_* in <linux/netlink.h>).
 public struct NetlinkMessageFlags: OptionSet, Hashable, Sendable {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
-    public static let request = NetlinkMessageFlags(rawValue: UInt16(NLM_F_REQUEST))
-    public static let multi = NetlinkMessageFlags(rawValue: UInt16(NLM_F_MULTI))
-    public static let acknowledge = NetlinkMessageFlags(rawValue: UInt16(NLM_F_ACK))
-    public static let dumpInterrupted = NetlinkMessageFlags(rawValue: UInt16(NLM_F_DUMP_INTR))
+    public static let request = NetlinkMessageFlags(rawValue: 1) // NLM_F_REQUEST
+    public static let multi = NetlinkMessageFlags(rawValue: 2) // NLM_F_MULTI
+    public static let acknowledge = NetlinkMessageFlags(rawValue: 4) // NLM_F_ACK
+    public static let dumpInterrupted = NetlinkMessageFlags(rawValue: 16) // NLM_F_DUMP_INTR
     /// NLM_F_ROOT | NLM_F_MATCH.
-    public static let dump = NetlinkMessageFlags(rawValue: UInt16(NLM_F_DUMP))
+    public static let dump = NetlinkMessageFlags(rawValue: 768) // NLM_F_DUMP
 }
 
 /// A netlink message type (`nlmsg_type`): the control types and the rtnetlink ones.
 public struct NetlinkMessageType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt16
     public init(rawValue: UInt16) { self.rawValue = rawValue }
-    public static let noop = NetlinkMessageType(rawValue: UInt16(NLMSG_NOOP))
-    public static let error = NetlinkMessageType(rawValue: UInt16(NLMSG_ERROR))
-    public static let done = NetlinkMessageType(rawValue: UInt16(NLMSG_DONE))
-    public static let overrun = NetlinkMessageType(rawValue: UInt16(NLMSG_OVERRUN))
-    public static let newLink = NetlinkMessageType(rawValue: UInt16(RTM_NEWLINK))
-    public static let deleteLink = NetlinkMessageType(rawValue: UInt16(RTM_DELLINK))
-    public static let getLink = NetlinkMessageType(rawValue: UInt16(RTM_GETLINK))
-    public static let newAddress = NetlinkMessageType(rawValue: UInt16(RTM_NEWADDR))
-    public static let deleteAddress = NetlinkMessageType(rawValue: UInt16(RTM_DELADDR))
-    public static let newRoute = NetlinkMessageType(rawValue: UInt16(RTM_NEWROUTE))
-    public static let deleteRoute = NetlinkMessageType(rawValue: UInt16(RTM_DELROUTE))
-    public static let getRoute = NetlinkMessageType(rawValue: UInt16(RTM_GETROUTE))
-    public static let newRule = NetlinkMessageType(rawValue: UInt16(RTM_NEWRULE))
-    public static let deleteRule = NetlinkMessageType(rawValue: UInt16(RTM_DELRULE))
+    public static let noop = NetlinkMessageType(rawValue: 1) // NLMSG_NOOP
+    public static let error = NetlinkMessageType(rawValue: 2) // NLMSG_ERROR
+    public static let done = NetlinkMessageType(rawValue: 3) // NLMSG_DONE
+    public static let overrun = NetlinkMessageType(rawValue: 4) // NLMSG_OVERRUN
+    public static let newLink = NetlinkMessageType(rawValue: 16) // RTM_NEWLINK
+    public static let deleteLink = NetlinkMessageType(rawValue: 17) // RTM_DELLINK
+    public static let getLink = NetlinkMessageType(rawValue: 18) // RTM_GETLINK
+    public static let newAddress = NetlinkMessageType(rawValue: 20) // RTM_NEWADDR
+    public static let deleteAddress = NetlinkMessageType(rawValue: 21) // RTM_DELADDR
+    public static let newRoute = NetlinkMessageType(rawValue: 24) // RTM_NEWROUTE
+    public static let deleteRoute = NetlinkMessageType(rawValue: 25) // RTM_DELROUTE
+    public static let getRoute = NetlinkMessageType(rawValue: 26) // RTM_GETROUTE
+    public static let newRule = NetlinkMessageType(rawValue: 32) // RTM_NEWRULE
+    public static let deleteRule = NetlinkMessageType(rawValue: 33) // RTM_DELRULE
     public var description: String { "\(rawValue)" }
 }
 

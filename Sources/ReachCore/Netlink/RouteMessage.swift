@@ -1,19 +1,19 @@
-import CReachShims
+import ReachSystem
 
 /// A route type (`rtm_type`, mirrors RTN_* in <linux/rtnetlink.h>).
 public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
-    public static let unspecified = RouteType(rawValue: UInt8(RTN_UNSPEC))
-    public static let unicast = RouteType(rawValue: UInt8(RTN_UNICAST))
-    public static let local = RouteType(rawValue: UInt8(RTN_LOCAL))
-    public static let broadcast = RouteType(rawValue: UInt8(RTN_BROADCAST))
-    public static let anycast = RouteType(rawValue: UInt8(RTN_ANYCAST))
-    public static let multicast = RouteType(rawValue: UInt8(RTN_MULTICAST))
-    public static let blackhole = RouteType(rawValue: UInt8(RTN_BLACKHOLE))
-    public static let unreachable = RouteType(rawValue: UInt8(RTN_UNREACHABLE))
-    public static let prohibit = RouteType(rawValue: UInt8(RTN_PROHIBIT))
-    public static let `throw` = RouteType(rawValue: UInt8(RTN_THROW))
+    public static let unspecified = RouteType(rawValue: 0) // RTN_UNSPEC
+    public static let unicast = RouteType(rawValue: 1) // RTN_UNICAST
+    public static let local = RouteType(rawValue: 2) // RTN_LOCAL
+    public static let broadcast = RouteType(rawValue: 3) // RTN_BROADCAST
+    public static let anycast = RouteType(rawValue: 4) // RTN_ANYCAST
+    public static let multicast = RouteType(rawValue: 5) // RTN_MULTICAST
+    public static let blackhole = RouteType(rawValue: 6) // RTN_BLACKHOLE
+    public static let unreachable = RouteType(rawValue: 7) // RTN_UNREACHABLE
+    public static let prohibit = RouteType(rawValue: 8) // RTN_PROHIBIT
+    public static let `throw` = RouteType(rawValue: 9) // RTN_THROW
 
     public var description: String {
         switch self {
@@ -35,9 +35,21 @@ public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConve
 public struct RouteFlags: OptionSet, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    public static let dead = RouteFlags(rawValue: UInt32(RTNH_F_DEAD))
-    public static let onLink = RouteFlags(rawValue: UInt32(RTNH_F_ONLINK))
-    public static let linkDown = RouteFlags(rawValue: UInt32(RTNH_F_LINKDOWN))
+    public static let dead = RouteFlags(rawValue: 1) // RTNH_F_DEAD
+    public static let onLink = RouteFlags(rawValue: 4) // RTNH_F_ONLINK
+    public static let linkDown = RouteFlags(rawValue: 16) // RTNH_F_LINKDOWN
+}
+
+/// The route attribute types reach reads or sends (`enum rtattr_type_t` in
+/// <linux/rtnetlink.h>). Numbers, so the codec compiles without the C headers;
+/// ReachCoreTests checks each against them.
+enum RouteAttribute {
+    static let destination: UInt16 = 1 // RTA_DST
+    static let outputInterface: UInt16 = 4 // RTA_OIF
+    static let gateway: UInt16 = 5 // RTA_GATEWAY
+    static let preferredSource: UInt16 = 7 // RTA_PREFSRC
+    static let table: UInt16 = 15 // RTA_TABLE
+    static let via: UInt16 = 18 // RTA_VIA
 }
 
 /// What RTM_GETROUTE answered with a route message.
@@ -79,9 +91,9 @@ public enum RouteMessage {
             0, 0, 0, 0,                           // rtm_table, rtm_protocol, rtm_scope, rtm_type
         ]
         bytes += ByteOrder.encodeHost(UInt32(0))  // rtm_flags
-        bytes += NetlinkAttribute(type: UInt16(RTA_DST.rawValue), bytes: destination.bytes).encoded()
+        bytes += NetlinkAttribute(type: RouteAttribute.destination, bytes: destination.bytes).encoded()
         if let outputInterface {
-            bytes += NetlinkAttribute(type: UInt16(RTA_OIF.rawValue), bytes: ByteOrder.encodeHost(outputInterface)).encoded()
+            bytes += NetlinkAttribute(type: RouteAttribute.outputInterface, bytes: ByteOrder.encodeHost(outputInterface)).encoded()
         }
         return bytes
     }
@@ -100,15 +112,15 @@ public enum RouteMessage {
         let flags = RouteFlags(rawValue: try reader.readHostUInt32())
         var answer = RouteAnswer(family: family, type: type, flags: flags, table: table)
         for attribute in try NetlinkAttribute.parseAll(payload.dropFirst(headerLength)) {
-            switch Int(attribute.kind) {
-            case Int(RTA_OIF.rawValue): answer.outputInterface = try attribute.uint32()
-            case Int(RTA_GATEWAY.rawValue): answer.gateway = attribute.address(family: family)
-            case Int(RTA_PREFSRC.rawValue): answer.preferredSource = attribute.address(family: family)
-            case Int(RTA_DST.rawValue): answer.destination = attribute.address(family: family)
-            case Int(RTA_TABLE.rawValue):
+            switch attribute.kind {
+            case RouteAttribute.outputInterface: answer.outputInterface = try attribute.uint32()
+            case RouteAttribute.gateway: answer.gateway = attribute.address(family: family)
+            case RouteAttribute.preferredSource: answer.preferredSource = attribute.address(family: family)
+            case RouteAttribute.destination: answer.destination = attribute.address(family: family)
+            case RouteAttribute.table:
                 table = try attribute.uint32()
                 answer.table = table
-            case Int(RTA_VIA.rawValue):
+            case RouteAttribute.via:
                 // struct rtvia: a 2-byte family, then the address (IPv4 routes via IPv6 next hops).
                 var via = ByteReader(attribute.value)
                 let viaFamily = try via.readHostUInt16()

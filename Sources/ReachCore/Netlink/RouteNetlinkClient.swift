@@ -1,4 +1,14 @@
-import CReachShims
+import ReachSystem
+
+/// Sends and receives whole netlink datagrams: `NetlinkSocket` (ReachSystem) in a real
+/// run; tests replay canned kernel replies through a fake.
+public protocol NetlinkTransport: AnyObject {
+    func send(_ datagram: [UInt8]) throws
+    /// The next datagram from the kernel (blocking).
+    func receive() throws -> [UInt8]
+}
+
+extension NetlinkSocket: NetlinkTransport {}
 
 /// The kernel facts the evaluator asks for: a route lookup and a link's state.
 public protocol KernelRoutingFacts: AnyObject {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ReachCore
+import ReachSystem
 
 /// A /sys/class/net lookalike in a temporary directory, removed on deinit.
 final class FakeSysfsTree {

@@ -1,4 +1,5 @@
 @testable import ReachCore
+import ReachSystem
 
 /// A netlink transport that records what is sent and replays canned datagrams;
 /// it throws once they run out, so a client that reads too far fails instead of hanging.
@@ -61,4 +62,27 @@ func address(_ text: String) -> IPAddress {
     } catch {
         preconditionFailure("test address \(text) does not parse: \(error)")
     }
+}
+
+/// The echo reply a datagram socket would deliver for `packet`.
+func echoReply(to packet: [UInt8], from: IPAddress, identifier: UInt16? = nil, sequence: UInt16? = nil) -> TransportInput {
+    var bytes = packet
+    bytes[0] = 0
+    if let identifier {
+        bytes[4] = UInt8(identifier >> 8)
+        bytes[5] = UInt8(identifier & 0xff)
+    }
+    if let sequence {
+        bytes[6] = UInt8(sequence >> 8)
+        bytes[7] = UInt8(sequence & 0xff)
+    }
+    bytes[2] = 0
+    bytes[3] = 0
+    let sum = ICMPCodec.checksum(bytes[...])
+    bytes[2] = UInt8(sum >> 8)
+    bytes[3] = UInt8(sum & 0xff)
+    return .datagram(
+        ReceivedDatagram(
+            bytes: bytes, from: from, ttl: 64, kernelTimestamp: 0,
+            monotonicTime: 0, includesIPHeader: false))
 }

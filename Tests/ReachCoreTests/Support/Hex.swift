@@ -1,4 +1,5 @@
 @testable import ReachCore
+import ReachSystem
 
 /// Bytes from a commented hex fixture: on each line, everything after `//` is a
 /// comment, and spaces between the digits are only for reading.

@@ -1,0 +1,62 @@
+import ReachSystem
+
+/// Runs one probe to its verdict within a deadline. The system prober is the real
+/// one; tests substitute their own. A probe that cannot run (no ICMP permission, a
+/// failing system call) throws: that is no verdict about the network.
+public protocol ProbeRunner: Sendable {
+    func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult
+}
+
+/// The probes of one check, run in parallel, and the state they add up to.
+public struct ConnectivityReport: Hashable, Sendable {
+    public var state: ConnectivityState
+    public var probes: [ProbeResult]
+
+    public init(state: ConnectivityState, probes: [ProbeResult]) {
+        self.state = state
+        self.probes = probes
+    }
+}
+
+public struct ConnectivityChecker: Sendable {
+    public var specs: [ProbeSpec]
+    public var timeoutMilliseconds: Int64
+    public var runner: ProbeRunner
+
+    public init(specs: [ProbeSpec], timeoutMilliseconds: Int64, runner: ProbeRunner) {
+        self.specs = specs
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.runner = runner
+    }
+
+    /// Whether an ICMP probe is among the specs: it needs ICMP permission.
+    public var usesICMP: Bool {
+        specs.contains { if case .icmp = $0 { true } else { false } }
+    }
+
+    /// Probes only when a route is usable: with none, the state is `none` and no packet leaves.
+    /// `started` runs on the calling thread once every probe's thread has started (the command
+    /// line drops its capabilities there), or at once when no probe runs.
+    public func check(routeUsable: Bool, started: () -> Void = {}) throws -> ConnectivityReport {
+        guard routeUsable else {
+            started()
+            return ConnectivityReport(state: .none, probes: [])
+        }
+        let start = SystemClock.monotonicMilliseconds()
+        let deadline = start + timeoutMilliseconds
+        let runner = self.runner
+        let jobs = try specs.map { spec in
+            try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
+        }
+        started()
+        // Each probe keeps its own deadline; the margin only covers a probe stuck in a
+        // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
+        let results = try zip(specs, jobs).map { spec, job in
+            let waited = SystemClock.millisecondsRemaining(until: deadline + 250)
+            return try job.wait(timeoutMilliseconds: waited)?.get()
+                ?? ProbeResult(spec: spec, outcome: .failed, milliseconds: Double(SystemClock.monotonicMilliseconds() - start),
+                               detail: "timed out")
+        }
+        return ConnectivityReport(state: ConnectivityState.decide(routeUsable: true, results: results), probes: results)
+    }
+}

@@ -1,0 +1,137 @@
+import ReachSystem
+
+/// Runs probes over the network: TCP connects and HTTP requests over ReachSystem's
+/// sockets, ICMP echoes through the ping engine on an ICMP socket.
+public struct NetworkProbeRunner: ProbeRunner {
+    /// `--expect`: the text a 200 body must contain to pass.
+    public var expectedText: String?
+    /// `-4` / `-6`: the family probe targets are resolved to; nil for either.
+    public var family: AddressFamily?
+    public var userAgent = "reach/1"
+    /// Drop every capability of the probe's thread before it reads anything from the
+    /// network: an ICMP probe right after opening its sockets, any other at once. Set by
+    /// the command line, which keeps CAP_NET_RAW (permitted) for ICMP probes only until
+    /// their sockets are open (as iputils ping does). Capabilities are per thread.
+    public var dropsCapabilities = false
+
+    public init(expectedText: String? = nil, family: AddressFamily? = nil) {
+        self.expectedText = expectedText
+        self.family = family
+    }
+
+    public func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
+        let start = SystemClock.monotonicNanoseconds()
+        let (outcome, detail, location) = try probe(spec, deadline: deadline)
+        let elapsed = Double(SystemClock.monotonicNanoseconds() - start) / 1_000_000
+        return ProbeResult(spec: spec, outcome: outcome, milliseconds: elapsed, detail: detail, location: location)
+    }
+
+    private func probe(_ spec: ProbeSpec, deadline: Int64) throws -> (ProbeResult.Outcome, String, String?) {
+        // The ICMP sockets first, for each family the host may resolve to, while the thread may
+        // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
+        // (a resolver's answer, a reply, a hostile HTTP response on another probe's thread).
+        let sockets = ICMPSockets(for: spec, family: family)
+        if dropsCapabilities { Capabilities.dropAll() }
+        let address: IPAddress
+        switch try resolve(spec.host, deadline: deadline) {
+        case .success(let resolved): address = resolved
+        case .failure(let why): return (.failed, why, nil)
+        }
+        switch spec {
+        case .tcp(_, let port):
+            let (outcome, detail) = try connect(address, port: port, deadline: deadline)
+            return (outcome ?? .passed, detail, nil)
+        case .http(let host, let port, let path):
+            return try http(address, host: host, port: port, path: path, deadline: deadline)
+        case .icmp:
+            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline)
+        }
+    }
+
+    private enum Resolution {
+        case success(IPAddress)
+        case failure(String)
+    }
+
+    private func resolve(_ host: String, deadline: Int64) throws -> Resolution {
+        let remaining = SystemClock.millisecondsRemaining(until: deadline)
+        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: remaining) {
+        case .resolved(let addresses): return .success(addresses[0])
+        case .notResolved(let why): return .failure("name not resolved: \(why)")
+        case .failed(let error): throw error
+        }
+    }
+
+    /// nil outcome on success; else the failure's detail.
+    private func connect(_ address: IPAddress, port: UInt16, deadline: Int64) throws -> (ProbeResult.Outcome?, String) {
+        switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
+        case .connected: return (nil, "connected to \(address) port \(port)")
+        case .refused: return (.failed, "connection refused by \(address) port \(port)")
+        case .unreachable(let errno): return (.failed, "\(address) port \(port): \(errno)")
+        case .timedOut: return (.failed, "timed out connecting to \(address) port \(port)")
+        }
+    }
+
+    private func http(_ address: IPAddress, host: String, port: UInt16, path: String, deadline: Int64) throws
+        -> (ProbeResult.Outcome, String, String?) {
+        let connection: TCPConnection
+        switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
+        case .connected(let open): connection = open
+        case .refused: return (.failed, "connection refused by \(address) port \(port)", nil)
+        case .unreachable(let errno): return (.failed, "\(address) port \(port): \(errno)", nil)
+        case .timedOut: return (.failed, "timed out connecting to \(address) port \(port)", nil)
+        }
+        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)")
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
+            + "Accept: */*\r\nConnection: close\r\n\r\n"
+        guard try connection.sendAll(Array(request.utf8), deadline: deadline) else {
+            return (.failed, "timed out sending the request", nil)
+        }
+        var received: [UInt8] = []
+        while true {
+            let outcome = try connection.receive(maximum: 16 * 1024, deadline: deadline)
+            switch outcome {
+            case .data(let bytes): received += bytes
+            case .timedOut: return (.failed, received.isEmpty ? "timed out waiting for a response" : "timed out reading the response", nil)
+            case .reset where received.isEmpty: return (.failed, "connection reset", nil)
+            case .closed, .reset: break
+            }
+            let closed = outcome == .closed || outcome == .reset
+            switch HTTPResponse.parse(received, connectionClosed: closed) {
+            case .incomplete:
+                if closed { return (.failed, "connection closed inside the response", nil) }
+            case .malformed(let why):
+                if received.isEmpty { return (.failed, "connection closed with no response", nil) }
+                return (.portal, "unexpected answer (\(why))", nil)
+            case .complete(let response):
+                return classify(response)
+            }
+        }
+    }
+
+    /// 204, or 200 with the expected text, passes; a redirect or anything else is a portal.
+    func classify(_ response: HTTPResponse) -> (ProbeResult.Outcome, String, String?) {
+        let code = response.statusCode
+        if code == 204 { return (.passed, "HTTP 204", nil) }
+        if code == 200, let expectedText {
+            if response.body.containsSubsequence(Array(expectedText.utf8)) { return (.passed, "HTTP 200 with the expected text", nil) }
+            return (.portal, "HTTP 200 without the expected text", nil)
+        }
+        if (300...399).contains(code) {
+            let location = response.header("Location")
+            return (.portal, "http probe redirected to \(location ?? "(no Location)")", location)
+        }
+        return (.portal, "HTTP \(code)", nil)
+    }
+}
+
+extension Array where Element == UInt8 {
+    func containsSubsequence(_ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty else { return true }
+        guard needle.count <= count else { return false }
+        for start in 0...(count - needle.count) where self[start..<start + needle.count].elementsEqual(needle) {
+            return true
+        }
+        return false
+    }
+}

@@ -1,0 +1,25 @@
+/// How one probe ended.
+public struct ProbeResult: Hashable, Sendable {
+    public enum Outcome: String, Hashable, Sendable {
+        case passed = "pass"
+        case portal
+        case failed = "fail"
+    }
+
+    public var spec: ProbeSpec
+    public var outcome: Outcome
+    /// From the start of the probe (name resolution included) to its verdict.
+    public var milliseconds: Double
+    /// What was seen: "HTTP 204", "redirected to http://...", "connection refused", "timed out".
+    public var detail: String
+    /// The HTTP redirect target, when there was one.
+    public var location: String?
+
+    public init(spec: ProbeSpec, outcome: Outcome, milliseconds: Double, detail: String, location: String? = nil) {
+        self.spec = spec
+        self.outcome = outcome
+        self.milliseconds = milliseconds
+        self.detail = detail
+        self.location = location
+    }
+}

@@ -1,0 +1,44 @@
+/// Work that blocks (getaddrinfo, a probe) run on its own detached thread, with a
+/// pipe that turns readable when it is done: a poll loop can wait on it beside its
+/// other descriptors, with a timeout, and abandon it. An abandoned job finishes on
+/// its own and frees what it holds.
+// @unchecked: `value` is written by the worker before it writes to the pipe, and read only
+// after the pipe is readable; the pipe orders the two, which Swift cannot see.
+public final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
+    /// Readable once the work has finished.
+    public let readinessDescriptor: Int32
+    private let writeDescriptor: Int32
+    private let work: @Sendable () -> Value
+    private var value: Value?
+
+    public init(_ work: @escaping @Sendable () -> Value) throws(SystemCallError) {
+        let fds = try System.pipe()
+        readinessDescriptor = fds.read
+        writeDescriptor = fds.write
+        self.work = work
+        do {
+            try DetachedThread.start { [self] in self.run() }
+        } catch {
+            System.close(fds.read)
+            System.close(fds.write)
+            throw error
+        }
+    }
+
+    deinit {
+        System.close(readinessDescriptor)
+        System.close(writeDescriptor)
+    }
+
+    private func run() {
+        value = work()
+        System.writeByte(writeDescriptor, 1)
+    }
+
+    /// Waits up to `timeoutMilliseconds` (negative: forever); nil while the work is still running.
+    public func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> Value? {
+        let ready = try Poll.wait(readinessDescriptor, for: .readable, timeoutMilliseconds: timeoutMilliseconds)
+        guard ready.contains(.readable) else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// This file holds values only: the one libc use is inet_pton/inet_ntop (AddressConversion).
+
+/// The two address families `reach` speaks; mirrors AF_INET / AF_INET6.
+public enum AddressFamily: String, Hashable, Sendable, CaseIterable {
+    case ipv4
+    case ipv6
+
+    /// "IPv4" / "IPv6", as people write it.
+    public var label: String { self == .ipv4 ? "IPv4" : "IPv6" }
+    public var addressLength: Int { self == .ipv4 ? 4 : 16 }
+    public var kernelValue: Int32 { self == .ipv4 ? AF_INET : AF_INET6 }
+    public var prefixLength: UInt8 { self == .ipv4 ? 32 : 128 }
+
+    public init?(kernelValue: Int32) {
+        switch kernelValue {
+        case AF_INET: self = .ipv4
+        case AF_INET6: self = .ipv6
+        default: return nil
+        }
+    }
+}
+
+/// An IPv4 or IPv6 address in network byte order, with an IPv6 zone (scope) when given.
+public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
+    public let family: AddressFamily
+    public let bytes: [UInt8]
+    /// The interface index of an IPv6 zone (`fe80::1%eth0`), 0 when none.
+    public let scopeID: UInt32
+    /// The zone as written, kept for display.
+    public var zone: String? { zoneText.isEmpty ? nil : zoneText }
+    /// The zone, "" when none. Not a String?: a copy of one goes through the Optional's
+    /// generic value witnesses, and a flood copies the address of every reply.
+    private let zoneText: String
+
+    public init?(family: AddressFamily, bytes: [UInt8], scopeID: UInt32 = 0, zone: String? = nil) {
+        guard bytes.count == family.addressLength else { return nil }
+        self.family = family
+        self.bytes = bytes
+        self.scopeID = family == .ipv6 ? scopeID : 0
+        zoneText = family == .ipv6 ? zone ?? "" : ""
+    }
+
+    public enum ParseError: Error, Equatable {
+        case notAnAddress
+        case unknownZone(String)
+        case zoneOnIPv4
+    }
+
+    /// Parses a strict literal, as inet_pton accepts it; IPv6 may carry `%zone`, an
+    /// interface name or index. Pure: a named zone is kept as text with no index until
+    /// `resolvingZone()` looks it up where the address is to be used.
+    public static func parse(_ text: String) throws(ParseError) -> IPAddress {
+        let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
+        let literal = String(parts[0])
+        if let bytes = AddressConversion.bytes(ofLiteral: literal, family: .ipv4) {
+            if parts.count > 1 { throw .zoneOnIPv4 }
+            return IPAddress(family: .ipv4, bytes: bytes)!
+        }
+        guard let bytes = AddressConversion.bytes(ofLiteral: literal, family: .ipv6) else {
+            throw .notAnAddress
+        }
+        guard parts.count > 1 else { return IPAddress(family: .ipv6, bytes: bytes)! }
+        let zone = String(parts[1])
+        guard !zone.isEmpty else { throw .unknownZone(zone) }
+        let index = UInt32(zone).flatMap { $0 > 0 ? $0 : nil } ?? 0
+        return IPAddress(family: .ipv6, bytes: bytes, scopeID: index, zone: zone)!
+    }
+
+    /// The same address with another zone index (the interface a zone names).
+    public func withScopeID(_ index: UInt32) -> IPAddress {
+        IPAddress(family: family, bytes: bytes, scopeID: index, zone: zone)!
+    }
+
+    public var description: String {
+        let text = AddressConversion.text(of: bytes, family: family)
+        if let zone { return text + "%" + zone }
+        return text
+    }
+
+    public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
+
+    /// 224.0.0.0/4 or ff00::/8.
+    public var isMulticast: Bool {
+        family == .ipv4 ? (bytes[0] & 0xf0) == 0xe0 : bytes[0] == 0xff
+    }
+
+    /// fe80::/10, where a zone is needed to pick the link.
+    public var isIPv6LinkLocal: Bool {
+        family == .ipv6 && bytes[0] == 0xfe && (bytes[1] & 0xc0) == 0x80
+    }
+}

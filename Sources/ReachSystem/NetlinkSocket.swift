@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReachShims
+
+/// An AF_NETLINK / NETLINK_ROUTE socket (netlink(7), rtnetlink(7)) that sends and receives
+/// whole datagrams.
+public final class NetlinkSocket {
+    public let fileDescriptor: Int32
+    private var buffer: [UInt8]
+
+    /// The multicast groups whose changes can change a reachability verdict: links,
+    /// addresses, routes and rules of both families (RTNLGRP_* in <linux/rtnetlink.h>).
+    public static let reachabilityGroups: [UInt32] = [
+        RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
+        RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE,
+    ].map { UInt32($0.rawValue) }
+
+    /// Opens a route socket, subscribed to `groups` (RTNLGRP_* bits) when given.
+    public init(groups: UInt32 = 0, receiveBufferSize: Int32? = nil) throws(SystemCallError) {
+        fileDescriptor = try System.socket(AF_NETLINK, Int32(SOCK_RAW.rawValue), NETLINK_ROUTE)
+        buffer = [UInt8](repeating: 0, count: 32 * 1024)
+        do throws(SystemCallError) {
+            // Extended ACKs give the kernel's error text; harmless where unsupported.
+            try? System.setOption(fileDescriptor, SOL_NETLINK, NETLINK_EXT_ACK, Int32(1))
+            if let receiveBufferSize {
+                try System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUF, receiveBufferSize)
+            }
+            var address = sockaddr_nl()
+            address.nl_family = sa_family_t(AF_NETLINK)
+            address.nl_groups = groups
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    System.bind(fileDescriptor, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
+                }
+            }
+            if case .failure(let errno) = bound { throw SystemCallError("bind", errno) }
+        } catch {
+            System.close(fileDescriptor)
+            throw error
+        }
+    }
+
+    deinit { System.close(fileDescriptor) }
+
+    public func send(_ datagram: [UInt8]) throws(SystemCallError) {
+        if case .failure(let errno) = datagram.withUnsafeBytes({ System.send(fileDescriptor, $0) }) {
+            throw SystemCallError("send", errno)
+        }
+    }
+
+    /// Joins a multicast group by its RTNLGRP_* number (works for groups above 31,
+    /// which the bind-time bitmask cannot name).
+    public func join(group: UInt32) throws(SystemCallError) {
+        try System.setOption(fileDescriptor, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group)
+    }
+
+    /// Sets the receive buffer: SO_RCVBUFFORCE first (root may exceed net.core.rmem_max),
+    /// then SO_RCVBUF. A multicast listener with room for a burst loses nothing.
+    public func setReceiveBuffer(size: Int32) {
+        if (try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUFFORCE, size)) == nil {
+            try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUF, size)
+        }
+    }
+
+    /// The next queued datagram, or nil when none is queued (never blocks). Throws
+    /// ENOBUFS when the kernel dropped messages because the socket fell behind.
+    public func receiveIfQueued() throws(SystemCallError) -> [UInt8]? {
+        do {
+            return try receive(flags: Int32(MSG_DONTWAIT))
+        } catch where error.errno == .wouldBlock {
+            return nil
+        }
+    }
+
+    /// The next datagram from the kernel (blocking).
+    public func receive() throws(SystemCallError) -> [UInt8] {
+        try receive(flags: 0)
+    }
+
+    private func receive(flags: Int32) throws(SystemCallError) -> [UInt8] {
+        // MSG_PEEK | MSG_TRUNC tells the full size first, so no message is ever cut.
+        let size = try receiveInto(flags: Int32(MSG_PEEK | MSG_TRUNC) | flags)
+        if size > buffer.count {
+            buffer = [UInt8](repeating: 0, count: size)
+        }
+        let count = try receiveInto(flags: flags)
+        return Array(buffer[0..<count])
+    }
+
+    private func receiveInto(flags: Int32) throws(SystemCallError) -> Int {
+        let descriptor = fileDescriptor
+        switch buffer.withUnsafeMutableBytes({ System.receive(descriptor, into: $0, flags: flags) }) {
+        case .success(let count): return count
+        case .failure(let errno): throw SystemCallError("recv", errno)
+        }
+    }
+}

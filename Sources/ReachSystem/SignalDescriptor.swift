@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReachShims
+
+/// SIGINT and SIGTERM as a descriptor a poll loop waits on (signalfd(2)): the signals are
+/// blocked for this thread and the threads it starts later, and the descriptor turns
+/// readable when one arrives. Create it before starting threads that must not see them.
+public final class SignalDescriptor {
+    public let fileDescriptor: Int32
+
+    public init() throws(SystemCallError) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        try System.blockSignals(set)
+        fileDescriptor = try System.signalDescriptor(for: set)
+    }
+
+    deinit { System.close(fileDescriptor) }
+
+    /// Reads one pending signal; its number, or nil when none was pending.
+    public func take() -> Int32? {
+        var info = signalfd_siginfo()
+        let result = withUnsafeMutableBytes(of: &info) { System.read(fileDescriptor, into: $0) }
+        guard case .success(let count) = result, count == MemoryLayout<signalfd_siginfo>.size else { return nil }
+        return Int32(info.ssi_signo)
+    }
+}

@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReachShims
+
+/// Runs a libc call that returns -1 and sets errno on failure. EINTR is retried here, the
+/// only place that does it; any other failure comes back as its errno. Inlined: the ping
+/// path calls it per echo, and a `Result` of two trivial values costs nothing to return.
+@inline(__always)
+func retryingInterrupts<Value: BinaryInteger>(_ body: () -> Value) -> Result<Value, Errno> {
+    while true {
+        let value = body()
+        if value != -1 { return .success(value) }
+        let failure = Errno.current
+        if failure != .interrupted { return .failure(failure) }
+    }
+}
+
+/// `retryingInterrupts`, with a failure thrown as a `SystemCallError` naming the call.
+@inline(__always)
+func syscall<Value: BinaryInteger>(_ name: StaticString, _ body: () -> Value) throws(SystemCallError) -> Value {
+    switch retryingInterrupts(body) {
+    case .success(let value): return value
+    case .failure(let errno): throw SystemCallError("\(name)", errno)
+    }
+}
+
+/// The system calls reach makes, one thin wrapper each (swift-system's `system_xxx` shape).
+/// Everything else in ReachSystem calls these; no other module calls the C library.
+enum System {
+    static func openSocket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), proto) }
+    }
+
+    static func socket(_ domain: Int32, _ type: Int32, _ proto: Int32) throws(SystemCallError) -> Int32 {
+        switch openSocket(domain, type, proto) {
+        case .success(let fd): return fd
+        case .failure(let errno): throw SystemCallError("socket", errno)
+        }
+    }
+
+    /// close(2) is not retried on EINTR: on Linux the descriptor is released either way,
+    /// and a retry could close a number another thread has just been given.
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    static func setOption<Value: BitwiseCopyable>(_ fd: Int32, _ level: Int32, _ name: Int32, _ value: Value) throws(SystemCallError) {
+        _ = try syscall("setsockopt") {
+            withUnsafeBytes(of: value) { setsockopt(fd, level, name, $0.baseAddress, socklen_t($0.count)) }
+        }
+    }
+
+    /// SO_BINDTODEVICE takes the interface name's bytes, NUL included.
+    static func bindToDevice(_ fd: Int32, _ interface: String) -> Result<Int32, Errno> {
+        var bytes = Array(interface.utf8CString)
+        return retryingInterrupts { setsockopt(fd, SOL_SOCKET, Int32(creach_so_bindtodevice), &bytes, socklen_t(bytes.count)) }
+    }
+
+    static func socketError(_ fd: Int32) throws(SystemCallError) -> Errno {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try syscall("getsockopt") { getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) }
+        return Errno(rawValue: code)
+    }
+
+    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.bind(fd, address, length) }
+    }
+
+    /// connect(2). EINTR is not retried: the connection goes on in the background, and a
+    /// second connect would answer EALREADY; the caller waits for it as for EINPROGRESS.
+    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Errno? {
+        Glibc.connect(fd, address, length) == 0 ? nil : Errno.current
+    }
+
+    static func localName(_ fd: Int32) throws(SystemCallError) -> sockaddr_storage {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        _ = try syscall("getsockname") {
+            withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+        }
+        return storage
+    }
+
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, flags: Int32 = 0) -> Result<Int, Errno> {
+        retryingInterrupts { Glibc.send(fd, bytes.baseAddress, bytes.count, flags | Int32(MSG_NOSIGNAL)) }
+    }
+
+    @inline(__always)
+    static func sendTo(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ address: UnsafePointer<sockaddr>, _ length: socklen_t
+    ) -> Result<Int, Errno> {
+        retryingInterrupts { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), address, length) }
+    }
+
+    /// Receives into `buffer`; the length of the datagram, which may exceed the buffer
+    /// when MSG_TRUNC is passed.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, flags: Int32 = 0) -> Result<Int, Errno> {
+        retryingInterrupts { recv(fd, buffer.baseAddress, buffer.count, flags) }
+    }
+
+    @inline(__always)
+    static func receiveMessage(_ fd: Int32, _ message: inout msghdr, flags: Int32) -> Result<Int, Errno> {
+        retryingInterrupts { recvmsg(fd, &message, flags) }
+    }
+
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
+        retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Result<Int, Errno> {
+        retryingInterrupts { Glibc.write(fd, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Writes one byte, from a signal handler too: nothing here allocates or takes a lock.
+    static func writeByte(_ fd: Int32, _ byte: UInt8) {
+        var value = byte
+        _ = retryingInterrupts { Glibc.write(fd, &value, 1) }
+    }
+
+    static func open(_ path: String, _ flags: Int32, closeOnExec: Bool = true) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.open(path, flags | (closeOnExec ? O_CLOEXEC : 0)) }
+    }
+
+    static func duplicate(_ fd: Int32, onto target: Int32) -> Result<Int32, Errno> {
+        retryingInterrupts { dup2(fd, target) }
+    }
+
+    static func pipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [0, 0]
+        _ = try syscall("pipe2") { fds.withUnsafeMutableBufferPointer { pipe2($0.baseAddress!, Int32(O_CLOEXEC)) } }
+        return (fds[0], fds[1])
+    }
+
+    /// poll(2) on `entries`, in place. An interrupted wait is retried with the same timeout:
+    /// callers that keep deadlines compute the timeout again at their next turn.
+    static func poll(_ entries: UnsafeMutableBufferPointer<pollfd>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int32 {
+        try syscall("poll") { Glibc.poll(entries.baseAddress, nfds_t(entries.count), timeoutMilliseconds) }
+    }
+
+    /// ppoll(2) until `deadline` on CLOCK_MONOTONIC in nanoseconds (nil waits for input):
+    /// nanosecond waits, where poll(2) would round ping intervals to milliseconds. After an
+    /// interruption (a signal whose handler wrote to a pipe in `entries`) the remaining time
+    /// is computed again.
+    static func poll(_ entries: UnsafeMutableBufferPointer<pollfd>, until deadline: Int64?) throws(SystemCallError) -> Int32 {
+        try syscall("ppoll") {
+            var timeout = timespec()
+            if let deadline {
+                // The engine says "at once" with Int64.min: no overflow, no negative wait.
+                let now = SystemClock.monotonicNanoseconds()
+                let remaining = deadline <= now ? 0 : deadline - now
+                timeout.tv_sec = Int(remaining / 1_000_000_000)
+                timeout.tv_nsec = Int(remaining % 1_000_000_000)
+            }
+            return withUnsafePointer(to: &timeout) { ppoll(entries.baseAddress, nfds_t(entries.count), deadline == nil ? nil : $0, nil) }
+        }
+    }
+
+    /// Blocks `signals` for this thread and the threads it starts later.
+    static func blockSignals(_ signals: sigset_t) throws(SystemCallError) {
+        var set = signals
+        let status = pthread_sigmask(SIG_BLOCK, &set, nil)  // returns the error number; errno is untouched
+        guard status == 0 else { throw SystemCallError("pthread_sigmask", Errno(rawValue: status)) }
+    }
+
+    /// A descriptor that turns readable when one of `signals` (blocked) is pending.
+    static func signalDescriptor(for signals: sigset_t) throws(SystemCallError) -> Int32 {
+        var set = signals
+        return try syscall("signalfd") { signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
+    }
+
+    static func clockNanoseconds(_ clock: clockid_t) -> Int64 {
+        var now = timespec()
+        clock_gettime(clock, &now)
+        return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    }
+
+    /// Reads a small text file whole (sysfs attributes, /proc/sys); nil when it cannot be read.
+    static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
+        guard case .success(let fd) = Self.open(path, O_RDONLY) else { return nil }
+        defer { Self.close(fd) }
+        var buffer = [UInt8](repeating: 0, count: limit)
+        var total = 0
+        while total < limit {
+            let result = buffer.withUnsafeMutableBytes { Self.read(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[total...])) }
+            guard case .success(let count) = result, count > 0 else { break }
+            total += count
+        }
+        return String(decoding: buffer[0..<total], as: UTF8.self)
+    }
+
+    static func pathExists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+}
