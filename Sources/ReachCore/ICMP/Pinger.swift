@@ -1,6 +1,6 @@
 /// Apple's SimplePing for Linux: a pinger for a host name or literal, with an address
 /// style, whose events arrive in order as an AsyncSequence. It has no run-loop or thread
-/// affinity: the socket is polled on a thread of its own (REFERENCE §8: a thread blocked
+/// affinity: the socket is polled on a thread of its own (as measured, docs/LINUX-FACTS.md: a thread blocked
 /// in poll() wakes only for packets and timers), which feeds an AsyncStream.
 ///
 /// ```swift

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import CReachShims
 
-/// Why no ICMP socket could be opened, with what decides it on Linux (REFERENCE §4):
+/// Why no ICMP socket could be opened, with what decides it on Linux (ping_init_sock in net/ipv4/ping.c):
 /// the process's groups against net.ipv4.ping_group_range, and CAP_NET_RAW.
 public struct ICMPPermissionDenied: Error, Equatable, CustomStringConvertible {
     public var family: AddressFamily

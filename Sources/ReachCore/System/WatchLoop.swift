@@ -7,7 +7,7 @@ import CReachShims
 /// socket, stdout, a signalfd and, while a name lookup or a connectivity check runs, its
 /// readiness pipe. The poll timeout is the next deadline the user asked for (settle,
 /// timeout, resolve interval, probe interval), else infinite: while nothing changes the
-/// process does not wake at all (REFERENCE §8 — no Dispatch, no Swift concurrency here).
+/// process does not wake at all. No Dispatch or Swift concurrency: an idle Task woke a worker every second (docs/LINUX-FACTS.md).
 public final class WatchLoop {
     /// The groups whose changes can change a verdict: links, addresses, routes, rules.
     static let groups: [UInt32] = [
