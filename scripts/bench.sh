@@ -59,7 +59,7 @@ hyperfine -N --style basic --warmup 10 --runs "$RUNS" --ignore-failure \
     || { cat "$work/hyperfine.log" >&2; exit 1; }
 
 # Instructions: total Ir from callgrind's output file, median of three runs. valgrind 3.19 has
-# refused unstripped static-stdlib Swift binaries (REFERENCE §8): then a stripped copy is measured
+# refused unstripped static-stdlib Swift binaries (docs/LINUX-FACTS.md): then a stripped copy is measured
 # (stripping removes symbols only; the code executed is the same).
 callgrind_ir() { # command words...
     local out="$work/callgrind.out.$RANDOM$RANDOM"

@@ -61,7 +61,7 @@ for entry in "${targets[@]}"; do
         "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
 done
 
-# Swift's backtracer can hold a crashing process for a minute (REFERENCE §8); libFuzzer
+# Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer
 # reports the crash itself. Leaks are checked (LeakSanitizer) after every input run.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}

@@ -7,7 +7,7 @@ enum FuzzInput {
     }
 
     /// The input as a command-line word arrives: bytes that are not UTF-8 become U+FFFD
-    /// (REFERENCE §8), and a word can hold no NUL (argv is NUL-terminated).
+    /// (CommandLine.arguments uses String(cString:)), and a word can hold no NUL (argv is NUL-terminated).
     static func argument(_ start: UnsafeRawPointer?, _ count: Int) -> String {
         String(decoding: bytes(start, count).prefix { $0 != 0 }, as: UTF8.self)
     }

@@ -1,5 +1,5 @@
 /// A JSON value with ordered keys, written without Foundation (start-up cost matters:
-/// REFERENCE §8) and always on one line.
+/// docs/LINUX-FACTS.md, "Swift and the process") and always on one line.
 enum JSONValue: Equatable {
     case null
     case bool(Bool)

@@ -2,7 +2,7 @@ import ReachCore
 import ReachSystem
 
 /// What `reach ping` prints: iputils ping's lines, word for word (users' scripts parse
-/// them, REFERENCE §6), or one JSON object per event.
+/// them; iputils ping/ping.c pr_icmph, ping/ping_common.c finish), or one JSON object per event.
 /// A class: the run's closure uses it for every event, and a struct this size would be
 /// copied (and its references retained) each time.
 final class PingRenderer {

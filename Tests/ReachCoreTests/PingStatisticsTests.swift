@@ -14,7 +14,7 @@ final class PingStatisticsTests: XCTestCase {
     }
 
     func testIputilsExampleFromTheReference() {
-        // REFERENCE §6: 0.061/0.175/0.401/0.159 ms for replies of 401, 61 and 63 µs.
+        // iputils ping (ping/ping_common.c finish): 0.061/0.175/0.401/0.159 ms for replies of 401, 61 and 63 µs.
         let stats = statistics([401, 61, 63], transmitted: 3)
         XCTAssertEqual(stats.minimumMicroseconds, 61)
         XCTAssertEqual(stats.averageMicroseconds, 175)

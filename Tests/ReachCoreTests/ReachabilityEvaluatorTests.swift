@@ -87,7 +87,7 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     private var v6Probe: IPAddress { ReachabilityEvaluator.internetDestination(.ipv6) }
 
     func testInternetProbesAreGlobalUnicastNotTheZeroAddress() {
-        // Linux answers 0.0.0.0 as local (REFERENCE §2): the probe is a global address.
+        // Linux answers 0.0.0.0 as local via lo (net/ipv4/route.c): the probe is a global address.
         XCTAssertEqual(v4Probe, address("8.8.8.8"))
         XCTAssertEqual(v6Probe, address("2001:4860:4860::8888"))
     }

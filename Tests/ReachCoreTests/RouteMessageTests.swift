@@ -141,7 +141,7 @@ final class RouteMessageTests: XCTestCase {
 
     func testNoCarrierRouteIsAnOrdinaryAnswer() throws {
         // The kernel keeps the route of a link without carrier and answers it without
-        // RTNH_F_LINKDOWN: only the link's state tells (REFERENCE §1).
+        // RTNH_F_LINKDOWN: only the link's state tells (measured; docs/LINUX-FACTS.md, linkdown).
         let answer = try decode(CapturedReply.routeNoCarrier)
         XCTAssertEqual(answer.type, .unicast)
         XCTAssertEqual(answer.outputInterface, 4)
@@ -216,7 +216,7 @@ final class RouteMessageTests: XCTestCase {
     }
 
     func testRejectTypesOfOlderKernelsDecode() throws {
-        // Older kernels answer reject routes with a route message of that type (REFERENCE §2).
+        // Older kernels answer reject routes with a route message of that type (docs/LINUX-FACTS.md).
         for (byte, type) in [(7, RouteType.unreachable), (6, .blackhole), (8, .prohibit), (9, .throw)] {
             var payload = Array(try capturedPayload)
             payload[7] = UInt8(byte)

@@ -163,7 +163,7 @@ final class BadInputTests: XCTestCase {
 
     func testEveryBadInputIsOneLineOnStderrAndExit64() throws {
         XCTAssertEqual(Self.longName.utf8.count, 254)
-        // Every subcommand and option of the hostile-input table of issue 6, at least 60 cases.
+        // Every subcommand and option of the hostile-input table (docs/HARDENING.md), at least 60 cases.
         XCTAssertGreaterThanOrEqual(Self.cases.count, 60)
         for command in ["status", "host", "addr", "watch", "ping"] {
             XCTAssertTrue(Self.cases.contains { $0.arguments.first == Array(command.utf8) }, "no case for \(command)")

@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import XCTest
 
-/// A hostile network (issue 6): a raw-socket sender in the far namespace fires malformed and
+/// A hostile network (docs/HARDENING.md): a raw-socket sender in the far namespace fires malformed and
 /// forged ICMP at a running `reach ping`, and an HTTP server answers probes with malformed,
 /// endless and slow responses. reach must not crash, must not wait past its timeouts, and
 /// must count exactly the real replies.

@@ -1,6 +1,6 @@
 import XCTest
 
-/// The kind reach names for each link type this kernel lets us make (REFERENCE §3), with
+/// The kind reach names for each link type this kernel lets us make (docs/LINUX-FACTS.md), with
 /// the flags that follow from it. Taken from netlink, so right inside a namespace.
 final class LinkKindTests: NamespaceTestCase {
     func testKindsOfRealLinks() throws {

@@ -4,7 +4,7 @@ import Glibc
 import Foundation
 import XCTest
 
-/// What reach may do to the system it runs on (issue 6): with `cap_net_raw+p` it holds no
+/// What reach may do to the system it runs on (docs/HARDENING.md): with `cap_net_raw+p` it holds no
 /// capability, in any thread, once its ICMP sockets are open; and no command writes a file
 /// or starts a program — checked under strace, every command, through every path.
 final class PrivilegeTests: NamespaceTestCase {

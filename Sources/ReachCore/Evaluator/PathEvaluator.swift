@@ -1,7 +1,7 @@
 import ReachSystem
 
 /// Turns the kernel's route answer and link facts into flags and a verdict
-/// (REFERENCE §1, after configd's `checkAddress`).
+/// (docs/MODEL.md, after configd's `checkAddress` in SCNetworkReachability.c).
 public struct PathEvaluator {
     public var kernel: KernelRoutingFacts
     public var classifier: LinkClassifier
@@ -64,7 +64,7 @@ public struct PathEvaluator {
 
         let linkReason = Self.reason(forLink: link, route: route)
         // IsDirect describes a path that can be used: a link without carrier reads
-        // `-- c------` (REFERENCE §1), as Apple sets IsDirect only on a satisfied path.
+        // `-- c------` (docs/LINUX-FACTS.md, linkdown), as Apple sets IsDirect only on a satisfied path.
         if route.gateway == nil && !pointToPoint && linkReason == nil { flags.insert(.isDirect) }
         switch linkReason {
         case nil: flags.insert(.reachable)
@@ -90,7 +90,7 @@ public struct PathEvaluator {
         return nil
     }
 
-    /// The verdicts RTM_GETROUTE gives as errors (REFERENCE §2). Anything else is a failure.
+    /// The verdicts RTM_GETROUTE gives as errors (fib_props in net/ipv4/fib_semantics.c). Anything else is a failure.
     static func reason(forRejection errno: Errno) throws -> UnreachableReason {
         switch errno {
         case .networkUnreachable: return .noRoute

@@ -1,4 +1,4 @@
-/// The kind of link a path leaves through: the closed list `reach` reports (REFERENCE §3).
+/// The kind of link a path leaves through: the closed list `reach` reports (docs/MODEL.md).
 public enum LinkKind: String, Hashable, Sendable, CaseIterable {
     case loopback
     case ethernet

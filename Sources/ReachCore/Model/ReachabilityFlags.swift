@@ -1,5 +1,5 @@
 /// The reachability flags, bit for bit `SCNetworkReachabilityFlags`, set from
-/// Linux kernel facts (REFERENCE §1). ConnectionOnTraffic and ConnectionOnDemand
+/// Linux kernel facts (docs/MODEL.md). ConnectionOnTraffic and ConnectionOnDemand
 /// have no Linux meaning and are never set.
 public struct ReachabilityFlags: OptionSet, Hashable, Sendable {
     public var rawValue: UInt32

@@ -1,5 +1,5 @@
 /// ISO-8601 UTC timestamps with milliseconds ("2026-11-22T05:30:01.120Z"), made by hand:
-/// no Foundation in the core (start-up cost, REFERENCE §8).
+/// no Foundation in the core (start-up cost, docs/LINUX-FACTS.md).
 public enum UTCTimestamp {
     public static func iso8601(millisecondsSinceEpoch value: Int64) -> String {
         let millisecondsPerDay: Int64 = 86_400_000

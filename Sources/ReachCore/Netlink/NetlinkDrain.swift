@@ -22,7 +22,7 @@ public struct NetlinkDrain: Hashable, Sendable {
     public var sawChange: Bool { messages > 0 || overrun }
 
     /// Reads everything queued, so a burst of changes costs one evaluation, not one per
-    /// message. ENOBUFS is noted and reading goes on (REFERENCE §2: resynchronise,
+    /// message. ENOBUFS is noted and reading goes on (netlink(7), BUGS: resynchronise,
     /// never die). A datagram that does not parse still counts as a change. At most
     /// `limit` reads are made, so a kernel that never stops talking cannot starve
     /// the evaluation; the next poll comes back at once for the rest.

@@ -18,7 +18,7 @@ public protocol KernelRoutingFacts: AnyObject {
     func link(index: UInt32) throws -> LinkFacts?
 }
 
-/// The kernel's answer to a route lookup: a route, or a verdict errno (REFERENCE §2).
+/// The kernel's answer to a route lookup: a route, or a verdict errno (fib_props in net/ipv4/fib_semantics.c).
 public enum RouteLookupResult: Equatable, Sendable {
     case route(RouteAnswer)
     case rejected(Errno)

@@ -1,6 +1,6 @@
 import ReachSystem
 
-/// What `watch` compares between two evaluations (issue 4): per path, whether it is
+/// What `watch` compares between two evaluations (docs/WATCH.md): per path, whether it is
 /// reachable, the outgoing link's name and kind, and the gateway; for a host, the set
 /// of its addresses' paths (order ignored) and whether the name resolved at all; with
 /// `--probe`, the connectivity state (none, limited, portal, full).

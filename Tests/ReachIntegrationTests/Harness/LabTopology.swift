@@ -28,7 +28,7 @@ struct LabTopology {
         ("unreachable", "203.0.113.0/26", "2001:db8:f1::/48", ["203.0.113.1", "2001:db8:f1::1"], "unreachable_route"),
         ("blackhole", "203.0.113.64/26", "2001:db8:f2::/48", ["203.0.113.65", "2001:db8:f2::1"], "blackhole_route"),
         ("prohibit", "203.0.113.128/26", "2001:db8:f3::/48", ["203.0.113.129", "2001:db8:f3::1"], "prohibited_route"),
-        // The kernel answers a throw route with ENETUNREACH, like no route at all (REFERENCE §2).
+        // The kernel answers a throw route with ENETUNREACH, like no route at all (measured; docs/LINUX-FACTS.md).
         ("throw", "203.0.113.192/26", "2001:db8:f4::/48", ["203.0.113.193", "2001:db8:f4::1"], "no_route"),
     ]
 

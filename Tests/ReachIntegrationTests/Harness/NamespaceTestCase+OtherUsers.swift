@@ -9,7 +9,7 @@ extension NamespaceTestCase {
     static let asNobody = ["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups"]
 
     /// The binary copied where `nobody` can execute it (the clone may sit under a directory
-    /// other users cannot enter, REFERENCE §8); removed after the test.
+    /// other users cannot enter, such as a home directory of mode 0700); removed after the test.
     func binaryForOtherUsers() throws -> String {
         var template = Array("/tmp/\(Self.labPrefix)bin-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }

@@ -121,7 +121,7 @@ struct Namespace: CustomStringConvertible {
     }
 
     /// Points the resolver of `ip netns exec NAME` at `nameservers`: it bind-mounts
-    /// /etc/netns/NAME/resolv.conf over /etc/resolv.conf (REFERENCE §8).
+    /// /etc/netns/NAME/resolv.conf over /etc/resolv.conf (ip-netns(8); bind_etc in iproute2 lib/namespace.c).
     func useResolver(_ nameservers: [String], options: String = "options timeout:5 attempts:2") throws {
         let directory = "/etc/netns/\(name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

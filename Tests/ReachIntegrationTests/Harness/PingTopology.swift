@@ -11,7 +11,7 @@ import Foundation
 ///  2001:db8::2      ::1    1::1       2001:db8:1::2, 2001:db8:1::3 (drops)
 /// ```
 /// The router has `unreachable` routes for 198.19.9.0/24 and 2001:db8:f1::/48 and sends
-/// ICMP errors without rate limit (REFERENCE §4: the default limit makes counts flaky).
+/// ICMP errors without rate limit (icmp_ratelimit, default 1000 ms per destination, makes counts flaky; ip-sysctl.rst).
 struct PingTopology {
     let client: Namespace
     let router: Namespace

@@ -11,7 +11,7 @@ import Foundation
 ///  2001:db8::2    2001:db8::1 2001:db8:1::1   2001:db8:1::2   (/generate_204: 204, /ok: 200)
 /// ```
 /// The host's default routes go through the router (unless `defaultRoutes` is false). The
-/// router sends ICMP errors without rate limit (REFERENCE §4) and keeps its addresses while a
+/// router sends ICMP errors without rate limit (net.ipv4.icmp_ratelimit, ip-sysctl.rst) and keeps its addresses while a
 /// link is down, so `cutUplink()` / `restoreUplink()` put back exactly what was there.
 struct ProbeTopology {
     static let internetV4 = "198.51.100.2"

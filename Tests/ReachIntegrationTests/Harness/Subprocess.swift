@@ -42,7 +42,7 @@ enum SubprocessError: Error, CustomStringConvertible {
 /// are not UTF-8), both output pipes drained together, and a hard time limit.
 enum Subprocess {
     /// The environment every child gets: ours, without a backtracer that could hold the
-    /// pipes for a minute after a crash (REFERENCE §8).
+    /// pipes for a minute after a crash (measured; SWIFT_BACKTRACE in Swift's docs/Backtracing.rst).
     static let environment: [String] = {
         var variables = ProcessInfo.processInfo.environment
         variables["SWIFT_BACKTRACE"] = "enable=no"
