@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI"]),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
-        .testTarget(name: "ReachIntegrationTests"),
+        .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"]),
     ],
     swiftLanguageModes: [.v5]
 )

@@ -23,7 +23,7 @@ final class PrivilegeTests: NamespaceTestCase {
             throw XCTSkip("reach is built with --sanitize=\(sanitizer): privilege facts are checked by make test")
         }
         net = try PingTopology(lab: lab)
-        _ = try lab.startHTTPServer(in: net.far, address: "198.18.1.2")
+        _ = try lab.startHostileHTTPServer(in: net.far, address: "198.18.1.2")
         _ = try lab.startDNSMasq(
             in: net.client, address: "127.0.0.1", records: ["far.reach.test": ["198.18.1.2", "2001:db8:1::2"]],
             nonexistent: ["missing.reach.test"])

@@ -61,62 +61,13 @@ struct ProbeTopology {
         if defaultRoutes { try waitUntilTheInternetAnswers() }
     }
 
-    /// A python http.server on every port (IPv4 and IPv6): "ok" answers /generate_204 with
-    /// 204, /ok with 200 and `okText`, anything else with 404; "portal" answers every URL
-    /// with 302 to `portalLocation`.
+    /// Helpers/probe-http-server.py on every port of `ports` (IPv4 and IPv6): "ok" answers
+    /// /generate_204 with 204, /ok with 200 and `okText`, anything else with 404; "portal"
+    /// answers every URL with 302 to `portalLocation`.
     static func startHTTPServer(lab: NetworkLab, in namespace: Namespace, mode: String, ports: [Int],
                                 label: String) throws -> BackgroundProcess {
-        let path = try lab.script("http-server.py", """
-            import http.server, socket, sys, threading
-            MODE, LOCATION, OK_TEXT = sys.argv[1], sys.argv[2], sys.argv[3]
-            LOG_LOCK = threading.Lock()
-
-            class Handler(http.server.BaseHTTPRequestHandler):
-                protocol_version = "HTTP/1.1"
-
-                def do_GET(self):
-                    # One write per line under a lock: print() from two threads can interleave.
-                    with LOG_LOCK:
-                        sys.stdout.write("request %s %s %s\\n" % (self.client_address[0], self.path, self.headers.get("Host")))
-                        sys.stdout.flush()
-                    if MODE == "portal":
-                        self.reply(302, ("<a href='%s'>log in</a>" % LOCATION).encode(), [("Location", LOCATION)])
-                    elif self.path == "/generate_204":
-                        self.reply(204, b"")
-                    elif self.path == "/ok":
-                        self.reply(200, ("<html>%s</html>" % OK_TEXT).encode())
-                    else:
-                        self.reply(404, b"not here")
-
-                def reply(self, code, body, headers=()):
-                    self.send_response(code)
-                    for name, value in headers:
-                        self.send_header(name, value)
-                    if code != 204:
-                        self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    if code != 204:
-                        self.wfile.write(body)
-
-                def log_message(self, *args):
-                    pass
-
-            class Server(http.server.ThreadingHTTPServer):
-                address_family = socket.AF_INET6
-                daemon_threads = True
-
-                def server_bind(self):
-                    self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # IPv4 too
-                    super().server_bind()
-
-            for port in sys.argv[4:]:
-                server = Server(("::", int(port)), Handler)
-                threading.Thread(target=server.serve_forever, daemon=True).start()
-            print("listening", flush=True)
-            sys.stdin.read()  # until the test closes our stdin or ends
-            """)
-        let server = try lab.launch(["python3", path, mode, portalLocation, okText] + ports.map(String.init),
-                                    in: namespace, label: label)
+        let server = try lab.launchHelper(
+            "probe-http-server.py", [mode, portalLocation, okText] + ports.map(String.init), in: namespace, label: label)
         try server.waitUntilReady(marker: "listening")
         return server
     }
