@@ -11,12 +11,12 @@ import XCTest
 final class HostileNetworkTests: NamespaceTestCase {
     override class var labPrefix: String { "rch-harden-" }
 
-    private var net: PingTopology!
+    private var net: ChainTopology!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
         try Privilege.requireRootAndTools(["python3", "setpriv"])
-        net = try PingTopology(lab: lab)
+        net = try ChainTopology(lab: lab)
     }
 
     // MARK: - ICMP

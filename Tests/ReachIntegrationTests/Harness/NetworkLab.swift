@@ -75,6 +75,12 @@ final class NetworkLab {
         return path
     }
 
+    /// Loads an nftables ruleset into `namespace` (`nft -f`); `name` names its file.
+    func nft(in namespace: Namespace, name: String, _ rules: String) throws {
+        let path = try script("\(namespace.name)-\(name).nft", rules)
+        try Subprocess.check(["ip", "netns", "exec", namespace.name, "nft", "-f", path])
+    }
+
     /// Stops every helper, deletes every namespace (their links go with them) and the
     /// resolver files, and the lab directory. Safe to call twice.
     func tearDown() {
@@ -128,7 +134,7 @@ struct Namespace: CustomStringConvertible {
     }
 
     /// Points the resolver of `ip netns exec NAME` at `nameservers`: it bind-mounts
-    /// /etc/netns/NAME/resolv.conf over /etc/resolv.conf (REFERENCE §8).
+    /// /etc/netns/NAME/resolv.conf over /etc/resolv.conf (ip-netns(8)).
     func useResolver(_ nameservers: [String], options: String = "options timeout:5 attempts:2") throws {
         let directory = "/etc/netns/\(name)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
