@@ -15,7 +15,7 @@ RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++
 # hypervisor on a virtual machine (0.6 ms of a 2.9 ms `reach ping -c 1` on ours).
 RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 
-.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean fuzz test-sanitize soak
+.PHONY: help deps build run test bench lint install install-caps uninstall clean fuzz test-sanitize soak
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
