@@ -25,7 +25,7 @@ help:
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
-	@echo "make lint      the man page, swift format's rules, layout; shell and Python scripts"
+	@echo "make lint      the man page, swift format's rules, layout, shell and Python scripts, layers"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make clean     remove build products"
@@ -78,7 +78,9 @@ fuzz:
 SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -path '*/Fixtures/*') Package.swift
 
 # Then ShellCheck on every shell script and a syntax check of every Python file
-# (scripts/lint-scripts.sh). The checkers come with `scripts/install-deps.sh test`.
+# (scripts/lint-scripts.sh), and last the layers (scripts/lint-layers.sh, after its own
+# test): only ReachSystem imports the C library, imports point down, and comments cite
+# only what the repository holds. The checkers come with `scripts/install-deps.sh test`.
 lint:
 	@scripts/install-deps.sh test
 	mandoc -Tlint -Wwarning man/reach.1
@@ -88,6 +90,8 @@ lint:
 	      length > 140 { print FILENAME ":" FNR ": " length " columns, more than 140"; bad = 1 } \
 	      END { exit bad }' $(SWIFT_FILES)
 	scripts/lint-scripts.sh
+	scripts/lint-layers-test.sh
+	scripts/lint-layers.sh
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
