@@ -15,7 +15,7 @@ RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++
 # hypervisor on a virtual machine (0.6 ms of a 2.9 ms `reach ping -c 1` on ours).
 RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 
-.PHONY: help deps build run test test-unit bench lint install install-caps uninstall clean fuzz test-sanitize soak
+.PHONY: help deps build run test bench lint install install-caps uninstall clean fuzz test-sanitize soak
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
@@ -25,7 +25,7 @@ help:
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
-	@echo "make lint      mandoc -Tlint on the man page, swift format lint on the code"
+	@echo "make lint      the man page, swift format's rules, layout, shell and Python scripts, layers"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary, man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make clean     remove build products"
@@ -77,13 +77,21 @@ fuzz:
 # blanks, at most 140 columns (generated fixtures, whose comments quote whole set-ups, aside).
 SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -path '*/Fixtures/*') Package.swift
 
+# Then ShellCheck on every shell script and a syntax check of every Python file
+# (scripts/lint-scripts.sh), and last the layers (scripts/lint-layers.sh, after its own
+# test): only ReachSystem imports the C library, imports point down, and comments cite
+# only what the repository holds. The checkers come with `scripts/install-deps.sh test`.
 lint:
+	@scripts/install-deps.sh test
 	mandoc -Tlint -Wwarning man/reach.1
 	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Fuzz Package.swift
 	@awk '/\t/ { print FILENAME ":" FNR ": tab"; bad = 1 } \
 	      / +$$/ { print FILENAME ":" FNR ": trailing blanks"; bad = 1 } \
 	      length > 140 { print FILENAME ":" FNR ": " length " columns, more than 140"; bad = 1 } \
 	      END { exit bad }' $(SWIFT_FILES)
+	scripts/lint-scripts.sh
+	scripts/lint-layers-test.sh
+	scripts/lint-layers.sh
 
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "CReachShims"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
-        .testTarget(name: "ReachIntegrationTests"),
+        .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"]),
     ],
     swiftLanguageModes: [.v5]
 )

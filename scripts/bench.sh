@@ -68,7 +68,8 @@ callgrind_ir() { # command words...
     awk '/^(summary|totals):/ { print $2; exit }' "$out"
 }
 stripped_copy() { # binary -> path of a stripped copy
-    local copy="$work/$(basename "$1").stripped"
+    local copy
+    copy="$work/$(basename "$1").stripped"
     [ -x "$copy" ] || strip -o "$copy" "$1"
     echo "$copy"
 }

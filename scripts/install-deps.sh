@@ -3,11 +3,13 @@
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
-#                                   procps, libcap2-bin, util-linux, strace
+#                                   procps, libcap2-bin, util-linux, strace; and the
+#                                   checkers of make lint besides swift format (mandoc,
+#                                   python3 and shellcheck)
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace)
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -45,10 +45,10 @@ for sanitizer in $sanitizers; do
     found=$(grep -lE "ERROR: |WARNING: ThreadSanitizer" -r "$reports" | wc -l || true)
     if (( found > 0 )); then
         echo "test-sanitize: $found sanitizer report(s) under --sanitize=$sanitizer:" >&2
-        for report in $(grep -lE "ERROR: |WARNING: ThreadSanitizer" -r "$reports"); do
+        while IFS= read -r report; do
             echo "--- $report" >&2
             head -60 "$report" >&2
-        done
+        done < <(grep -lE "ERROR: |WARNING: ThreadSanitizer" -r "$reports")
     fi
     verdict=clean
     if (( status != 0 || found > 0 )); then

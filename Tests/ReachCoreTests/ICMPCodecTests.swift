@@ -235,31 +235,109 @@ final class ICMPCodecTests: XCTestCase {
 
     // MARK: - Never trap
 
-    func testEveryTruncationThrowsOrParses() {
-        let datagrams: [(ICMPCodec, [UInt8], Bool)] = [
-            (v4, hex("4500 0024 0000 0000 3f01 0000 c6120002 c6120001 0000 e1ba 1234 0001 0001020304050607"), true),
-            (v4, hex("0301 0000 00000000 4500 0054 0000 4000 4001 0000 c6120002 cb007101 0800 0000 4321 0007"), false),
-            (
-                v6,
-                hex(
-                    """
-                    0300 0000 00000000 6000 0000 0010 3a01
-                    20010db8000000000000000000000002 20010db8000100000000000000000002
-                    8000 0000 4321 0003
-                    """
-                ), false
-            ),
-        ]
-        for (codec, bytes, header) in datagrams {
-            for length in 0..<bytes.count {
-                do {
-                    _ = try codec.parse(Array(bytes.prefix(length)), includesIPHeader: header)
-                } catch let error as ParseError {
-                    XCTAssertGreaterThanOrEqual(error.offset, 0)
-                } catch {
-                    XCTFail("unexpected error \(error)")
-                }
+    /// What parsing the first `length` bytes of a datagram must give.
+    private enum Outcome: Equatable {
+        case parsed(ICMPMessage)
+        case thrown(ParseError)
+    }
+
+    /// Where a cut inside the 8-byte ICMP header leaves the reader, for each length 0..<8:
+    /// the offset of the field it could not read and that field's size. Echo: type, code,
+    /// checksum, identifier, sequence; error: type, code, checksum, then a 4-byte word.
+    private static let echoHeaderCuts = [(0, 1), (1, 1), (2, 2), (2, 2), (4, 2), (4, 2), (6, 2), (6, 2)]
+    private static let errorHeaderCuts = [(0, 1), (1, 1), (2, 2), (2, 2), (4, 4), (4, 4), (4, 4), (4, 4)]
+
+    private static func headerCut(_ cuts: [(Int, Int)], at length: Int) -> Outcome {
+        let (offset, size) = cuts[length]
+        return .thrown(ParseError(offset: offset, "need \(size) bytes, have \(length - offset)"))
+    }
+
+    private func outcome(_ codec: ICMPCodec, _ bytes: [UInt8], includesIPHeader: Bool) -> Outcome {
+        do {
+            return .parsed(try codec.parse(bytes, includesIPHeader: includesIPHeader))
+        } catch let error as ParseError {
+            return .thrown(error)
+        } catch {
+            XCTFail("not a ParseError: \(error)")
+            return .thrown(ParseError(offset: -1, "\(error)"))
+        }
+    }
+
+    /// An echo reply behind its IPv4 header, cut at every length: the IPv4 header first, then
+    /// the ICMP header (offsets count from the ICMP header), then the data byte by byte.
+    func testEveryTruncationOfAnIPv4EchoReply() {
+        let datagram = hex("4500 0024 0000 0000 3f01 0000 c6120002 c6120001 0000 e1ba 1234 0001 0001020304050607")
+        XCTAssertEqual(datagram.count, 36)
+        for length in 0...datagram.count {
+            let expected: Outcome
+            switch length {
+            case 0: expected = .thrown(ParseError(offset: 0, "empty IPv4 header"))
+            case 1..<20: expected = .thrown(ParseError(offset: 0, "IPv4 header of 20 bytes, have \(length)"))
+            case 20..<28: expected = Self.headerCut(Self.echoHeaderCuts, at: length - 20)
+            default:
+                // The header whole: an echo reply with what data there is; only the whole
+                // datagram's checksum verifies.
+                expected = .parsed(
+                    ICMPMessage(
+                        type: ICMPType(0), code: 0, checksum: 0xe1ba,
+                        body: .echo(identifier: 0x1234, sequence: 1, payload: payload.prefix(length - 28)),
+                        ipTTL: 63, ipSource: nil, checksumValid: length == 36, length: length - 20))
             }
+            XCTAssertEqual(outcome(v4, Array(datagram.prefix(length)), includesIPHeader: true), expected, "length \(length)")
+        }
+    }
+
+    /// A Destination Unreachable quoting an IPv4 echo request, cut at every length: the ICMP
+    /// header, then the quoted IPv4 header (offsets count from the message), then the quoted
+    /// echo, which names the probe only when its 8 bytes are all there.
+    func testEveryTruncationOfAnIPv4ErrorQuote() {
+        let datagram = hex("0301 0000 00000000 4500 0054 0000 4000 4001 0000 c6120002 cb007101 0800 0000 4321 0007")
+        XCTAssertEqual(datagram.count, 36)
+        for length in 0...datagram.count {
+            let expected: Outcome
+            switch length {
+            case 0..<8: expected = Self.headerCut(Self.errorHeaderCuts, at: length)
+            case 8: expected = .thrown(ParseError(offset: 8, "quoted header: empty IPv4 header"))
+            case 9..<28: expected = .thrown(ParseError(offset: 8, "quoted header: IPv4 header of 20 bytes, have \(length - 8)"))
+            default:
+                expected = .parsed(
+                    ICMPMessage(
+                        type: ICMPv4.destinationUnreachable, code: 1, checksum: 0,
+                        body: .error(
+                            info: 0, quotedDestination: ipv4("203.0.113.1"),
+                            quotedEcho: length == 36 ? (identifier: 0x4321, sequence: 7) : nil),
+                        ipTTL: nil, ipSource: nil, checksumValid: false, length: length))
+            }
+            XCTAssertEqual(outcome(v4, Array(datagram.prefix(length)), includesIPHeader: false), expected, "length \(length)")
+        }
+    }
+
+    /// An ICMPv6 Time Exceeded quoting an IPv6 echo request, cut at every length: the quoted
+    /// header needs all its 40 bytes, the quoted echo all its 8. The kernel checks ICMPv6
+    /// checksums: none is judged here.
+    func testEveryTruncationOfAnICMPv6ErrorQuote() throws {
+        let datagram = hex(
+            """
+            0300 0000 00000000 6000 0000 0010 3a01
+            20010db8000000000000000000000002 20010db8000100000000000000000002
+            8000 0000 4321 0003
+            """)
+        XCTAssertEqual(datagram.count, 56)
+        let destination = try IPAddress.parse("2001:db8:1::2")
+        for length in 0...datagram.count {
+            let expected: Outcome
+            switch length {
+            case 0..<8: expected = Self.headerCut(Self.errorHeaderCuts, at: length)
+            case 8..<48:
+                expected = .thrown(ParseError(offset: 8, "quoted header: quoted IPv6 header needs 40 bytes, have \(length - 8)"))
+            default:
+                expected = .parsed(
+                    ICMPMessage(
+                        type: ICMPv6.timeExceeded, code: 0, checksum: 0,
+                        body: .error(info: 0, quotedDestination: destination, quotedEcho: length == 56 ? (0x4321, 3) : nil),
+                        ipTTL: nil, ipSource: nil, checksumValid: nil, length: length))
+            }
+            XCTAssertEqual(outcome(v6, Array(datagram.prefix(length)), includesIPHeader: false), expected, "length \(length)")
         }
     }
 

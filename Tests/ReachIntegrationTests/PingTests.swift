@@ -66,7 +66,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testVethPeerIPv4AndIPv6WithJSON() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         for (target, family) in [("198.18.1.2", "ipv4"), ("2001:db8:1::2", "ipv6")] {
             let result = try ping(["-c", "3", "-i", "0.1", "--json", target], in: net.client)
             XCTAssertEqual(result.status, 0, "\(result)")
@@ -85,7 +85,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testPeerDroppingRequestsTimesOutEachProbe() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         for target in ["198.18.1.3", "2001:db8:1::3"] {
             let json = try ping(["-c", "3", "-i", "0.2", "-W", "0.5", "--json", target], in: net.client)
             XCTAssertEqual(json.status, 1, "\(json)")
@@ -98,7 +98,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testRouterUnreachableRouteSendsHostUnreachable() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         // What reach must count is what the router sent, read from its own counter: an IPv4
         // `unreachable` route answers through a per-source token bucket of the kernel
         // (ip_error: net.ipv4.route.error_burst 5, error_cost 1 s, host-wide, not per
@@ -122,7 +122,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testTTLOneThroughARouterIsTimeToLiveExceeded() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let v4 = try ping(["-c", "2", "-i", "0.1", "-t", "1", "198.18.1.2"], in: net.client)
         XCTAssertEqual(v4.status, 1, "\(v4)")
         XCTAssertTrue(v4.stdoutLines.contains("From 198.18.0.1 icmp_seq=1 Time to live exceeded"), "\(v4)")
@@ -131,10 +131,10 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testDuplicatesAreMarkedAndCounted() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         // The router clones each echo request to the far host (nft dup): two replies per probe.
-        try PingTopology.nft(
-            lab: lab, in: net.router, name: "dup",
+        try lab.nft(
+            in: net.router, name: "dup",
             """
             table ip rchdup {
               chain pre {
@@ -156,10 +156,10 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testFirewallRefusalIsASendErrorNotAFailure() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         // netfilter dropping our own output makes sendto fail with EPERM: a verdict, counted.
-        try PingTopology.nft(
-            lab: lab, in: net.client, name: "out",
+        try lab.nft(
+            in: net.client, name: "out",
             """
             table ip rchout {
               chain out {
@@ -178,7 +178,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testIPv6LinkLocalWithZone() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let linkLocal = try net.router.linkLocalAddress(of: "r0")
         let result = try ping(["-c", "2", "-i", "0.1", "\(linkLocal)%v0"], in: net.client)
         XCTAssertEqual(result.status, 0, "\(result)")
@@ -205,7 +205,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testDeadline() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let silent = try ping(["-w", "1", "-i", "0.2", "198.18.1.3"], in: net.client)
         XCTAssertEqual(silent.status, 1, "\(silent)")
         XCTAssertLessThan(silent.duration, 2.5, "the deadline is honoured")
@@ -264,7 +264,7 @@ final class PingTests: NamespaceTestCase {
     // MARK: - Compared with iputils
 
     func testOutputShapesMatchIputils() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let cases: [[String]] = [
             ["-c", "3", "-i", "0.2", "198.18.1.2"], ["-c", "2", "-i", "0.2", "2001:db8:1::2"],
             ["-c", "2", "-i", "0.2", "198.19.9.9"], ["-c", "2", "-i", "0.2", "-t", "1", "198.18.1.2"],
@@ -357,7 +357,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testNobodyUsesTheDatagramSocketWhenTheRangeIsOpen() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let binary = try binaryForOtherUsers()
         try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"])
         for target in ["198.18.1.2", "2001:db8:1::2", "198.19.9.9"] {
@@ -378,7 +378,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testFileCapabilityGivesRawSocketThenDropsEverything() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let binary = try binaryForOtherUsers()
         try Subprocess.check(["setcap", "cap_net_raw+p", binary])
         let process = try lab.launch(
@@ -404,7 +404,7 @@ final class PingTests: NamespaceTestCase {
     }
 
     func testTwoPingersCountOnlyTheirOwnReplies() throws {
-        let net = try PingTopology(lab: lab)
+        let net = try ChainTopology(lab: lab)
         let binary = try binaryForOtherUsers()
         // Raw (root) and datagram (nobody, range open) sockets see each other's traffic differently.
         try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"])

@@ -10,7 +10,7 @@ import XCTest
 final class PrivilegeTests: NamespaceTestCase {
     override class var labPrefix: String { "rch-harden-" }
 
-    private var net: PingTopology!
+    private var net: ChainTopology!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -22,8 +22,8 @@ final class PrivilegeTests: NamespaceTestCase {
         if let sanitizer = ProcessInfo.processInfo.environment["REACH_SANITIZER"] {
             throw XCTSkip("reach is built with --sanitize=\(sanitizer): privilege facts are checked by make test")
         }
-        net = try PingTopology(lab: lab)
-        _ = try lab.startHTTPServer(in: net.far, address: "198.18.1.2")
+        net = try ChainTopology(lab: lab)
+        _ = try lab.startHostileHTTPServer(in: net.far, address: "198.18.1.2")
         _ = try lab.startDNSMasq(
             in: net.client, address: "127.0.0.1", records: ["far.reach.test": ["198.18.1.2", "2001:db8:1::2"]],
             nonexistent: ["missing.reach.test"])

@@ -8,17 +8,7 @@ extension NetworkLab {
     /// with `tap: true`). While the process lives the device has carrier; `stop()` on the
     /// result detaches it again.
     func attachTun(_ name: String, in namespace: Namespace, tap: Bool = false) throws -> BackgroundProcess {
-        let path = try script("tun-holder.py", """
-            import fcntl, os, struct, sys
-            TUNSETIFF = 0x400454ca
-            IFF_TUN, IFF_TAP, IFF_NO_PI = 0x0001, 0x0002, 0x1000
-            mode = IFF_TAP if sys.argv[2] == "tap" else IFF_TUN
-            fd = os.open("/dev/net/tun", os.O_RDWR)
-            fcntl.ioctl(fd, TUNSETIFF, struct.pack("16sH", sys.argv[1].encode(), mode | IFF_NO_PI))
-            print("attached", flush=True)
-            sys.stdin.read()  # until the test closes our stdin or ends
-            """)
-        let holder = try launch(["python3", path, name, tap ? "tap" : "tun"], in: namespace, label: "tun-\(name)")
+        let holder = try launchHelper("tun-holder.py", [name, tap ? "tap" : "tun"], in: namespace, label: "tun-\(name)")
         try holder.waitUntilReady(marker: "attached")
         try namespace.waitFor(link: name, operstate: "UP")
         return holder
@@ -44,17 +34,7 @@ extension NetworkLab {
     /// A DNS server that reads every query and drops it: a resolver pointed at it waits
     /// for its whole timeout.
     func startSilentDNS(in namespace: Namespace, address: String) throws -> BackgroundProcess {
-        let path = try script("silent-dns.py", """
-            import socket, sys
-            family = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
-            sock = socket.socket(family, socket.SOCK_DGRAM)
-            sock.bind((sys.argv[1], 53))
-            print("listening", flush=True)
-            while True:
-                data, peer = sock.recvfrom(4096)
-                print("dropped", len(data), "bytes from", peer[0], flush=True)
-            """)
-        let server = try launch(["python3", path, address], in: namespace, label: "silent-dns")
+        let server = try launchHelper("silent-dns-server.py", [address], in: namespace, label: "silent-dns")
         try server.waitUntilReady(marker: "listening")
         return server
     }

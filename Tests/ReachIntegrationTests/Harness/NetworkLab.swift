@@ -61,11 +61,24 @@ final class NetworkLab {
         return process
     }
 
-    /// Writes a helper script into the lab directory and returns its path.
+    /// Starts one of the Python helpers of `HelperScript.directory` with python3 inside
+    /// `namespace`; it is stopped by `tearDown()`.
+    func launchHelper(_ name: String, _ arguments: [String], in namespace: Namespace, label: String) throws -> BackgroundProcess {
+        try launch(["python3", try HelperScript.path(name)] + arguments, in: namespace, label: label)
+    }
+
+    /// Writes a file (an nftables ruleset, a batch of commands) into the lab directory and
+    /// returns its path.
     func script(_ name: String, _ text: String) throws -> String {
         let path = "\(directory)/\(name)"
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         return path
+    }
+
+    /// Loads an nftables ruleset into `namespace` (`nft -f`); `name` names its file.
+    func nft(in namespace: Namespace, name: String, _ rules: String) throws {
+        let path = try script("\(namespace.name)-\(name).nft", rules)
+        try Subprocess.check(["ip", "netns", "exec", namespace.name, "nft", "-f", path])
     }
 
     /// Stops every helper, deletes every namespace (their links go with them) and the

@@ -1,18 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 
-/// The network for connectivity probes: a host behind a router, and "the internet" beyond it.
+/// The network for connectivity probes: a host behind a router, and "the internet" beyond it,
+/// built as a `ChainTopology` whose far network is 198.51.100.0/24.
 ///
 /// ```
-///  host v0 ──── r0 router r1 ──── i0 internet
+///  host v0 ──── r0 router r1 ──── f0 internet
 ///  198.18.0.2     198.18.0.1  198.51.100.1    198.51.100.2   HTTP on ports 80, 443 and 8000
 ///  2001:db8::2    2001:db8::1 2001:db8:1::1   2001:db8:1::2   (/generate_204: 204, /ok: 200)
 /// ```
 /// The host's default routes go through the router (unless `defaultRoutes` is false). The
-/// router sends ICMP errors without rate limit (net.ipv4.icmp_ratelimit, ip-sysctl.rst) and keeps its addresses while a
-/// link is down, so `cutUplink()` / `restoreUplink()` put back exactly what was there.
+/// router sends ICMP errors without rate limit and keeps its addresses while a link is down,
+/// so `cutUplink()` / `restoreUplink()` put back exactly what was there.
 struct ProbeTopology {
     static let internetV4 = "198.51.100.2"
     static let internetV6 = "2001:db8:1::2"
@@ -21,102 +19,29 @@ struct ProbeTopology {
     /// The body /ok answers with; `--expect` looks for it.
     static let okText = "reach-probe-ok"
 
-    let lab: NetworkLab
-    let host: Namespace
-    let router: Namespace
-    let internet: Namespace
+    let chain: ChainTopology
     /// The internet's HTTP server; its log has a line per request: `request CLIENT PATH HOST`.
     let server: BackgroundProcess
 
+    var lab: NetworkLab { chain.lab }
+    /// Where reach runs: the chain's client.
+    var host: Namespace { chain.client }
+    var router: Namespace { chain.router }
+    /// The chain's far host.
+    var internet: Namespace { chain.far }
+
     init(lab: NetworkLab, defaultRoutes: Bool = true) throws {
-        self.lab = lab
-        host = try lab.namespace("host")
-        router = try lab.namespace("router")
-        internet = try lab.namespace("internet")
-        for namespace in [host, router, internet] {
-            try namespace.sysctl(["net.ipv6.conf.all.keep_addr_on_down=1", "net.ipv6.conf.default.keep_addr_on_down=1"])
-        }
-        try router.sysctl(["net.ipv4.icmp_ratelimit=0", "net.ipv6.icmp.ratelimit=0"])
-        try lab.veth("v0", in: host, peer: "r0", in: router)
-        try lab.veth("r1", in: router, peer: "i0", in: internet)
-        for (namespace, link, v4, v6) in [
-            (host, "v0", "198.18.0.2/24", "2001:db8::2/64"),
-            (router, "r0", "198.18.0.1/24", "2001:db8::1/64"),
-            (router, "r1", "198.51.100.1/24", "2001:db8:1::1/64"),
-            (internet, "i0", "198.51.100.2/24", "2001:db8:1::2/64"),
-        ] {
-            try namespace.ip("addr", "add", v4, "dev", link)
-            try namespace.ip("-6", "addr", "add", v6, "dev", link, "nodad")
-        }
-        try internet.ip("route", "add", "default", "via", "198.51.100.1")
-        try internet.ip("-6", "route", "add", "default", "via", "2001:db8:1::1")
-        if defaultRoutes {
-            try host.ip("route", "add", "default", "via", "198.18.0.1")
-            try host.ip("-6", "route", "add", "default", "via", "2001:db8::1")
-        }
-        for (namespace, link) in [(host, "v0"), (router, "r0"), (router, "r1"), (internet, "i0")] {
-            try namespace.waitFor(link: link, operstate: "UP")
-        }
-        server = try Self.startHTTPServer(lab: lab, in: internet, mode: "ok", ports: [80, 443, 8000], label: "internet-http")
-        if defaultRoutes { try waitUntilTheInternetAnswers() }
+        chain = try ChainTopology(lab: lab, far: .internet, defaultRoutes: defaultRoutes)
+        server = try Self.startHTTPServer(lab: lab, in: chain.far, mode: "ok", ports: [80, 443, 8000], label: "internet-http")
     }
 
-    /// A python http.server on every port (IPv4 and IPv6): "ok" answers /generate_204 with
-    /// 204, /ok with 200 and `okText`, anything else with 404; "portal" answers every URL
-    /// with 302 to `portalLocation`.
+    /// Helpers/probe-http-server.py on every port of `ports` (IPv4 and IPv6): "ok" answers
+    /// /generate_204 with 204, /ok with 200 and `okText`, anything else with 404; "portal"
+    /// answers every URL with 302 to `portalLocation`.
     static func startHTTPServer(lab: NetworkLab, in namespace: Namespace, mode: String, ports: [Int],
                                 label: String) throws -> BackgroundProcess {
-        let path = try lab.script("http-server.py", """
-            import http.server, socket, sys, threading
-            MODE, LOCATION, OK_TEXT = sys.argv[1], sys.argv[2], sys.argv[3]
-            LOG_LOCK = threading.Lock()
-
-            class Handler(http.server.BaseHTTPRequestHandler):
-                protocol_version = "HTTP/1.1"
-
-                def do_GET(self):
-                    # One write per line under a lock: print() from two threads can interleave.
-                    with LOG_LOCK:
-                        sys.stdout.write("request %s %s %s\\n" % (self.client_address[0], self.path, self.headers.get("Host")))
-                        sys.stdout.flush()
-                    if MODE == "portal":
-                        self.reply(302, ("<a href='%s'>log in</a>" % LOCATION).encode(), [("Location", LOCATION)])
-                    elif self.path == "/generate_204":
-                        self.reply(204, b"")
-                    elif self.path == "/ok":
-                        self.reply(200, ("<html>%s</html>" % OK_TEXT).encode())
-                    else:
-                        self.reply(404, b"not here")
-
-                def reply(self, code, body, headers=()):
-                    self.send_response(code)
-                    for name, value in headers:
-                        self.send_header(name, value)
-                    if code != 204:
-                        self.send_header("Content-Length", str(len(body)))
-                    self.end_headers()
-                    if code != 204:
-                        self.wfile.write(body)
-
-                def log_message(self, *args):
-                    pass
-
-            class Server(http.server.ThreadingHTTPServer):
-                address_family = socket.AF_INET6
-                daemon_threads = True
-
-                def server_bind(self):
-                    self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)  # IPv4 too
-                    super().server_bind()
-
-            for port in sys.argv[4:]:
-                server = Server(("::", int(port)), Handler)
-                threading.Thread(target=server.serve_forever, daemon=True).start()
-            print("listening", flush=True)
-            sys.stdin.read()  # until the test closes our stdin or ends
-            """)
-        let server = try lab.launch(["python3", path, mode, portalLocation, okText] + ports.map(String.init),
-                                    in: namespace, label: label)
+        let server = try lab.launchHelper(
+            "probe-http-server.py", [mode, portalLocation, okText] + ports.map(String.init), in: namespace, label: label)
         try server.waitUntilReady(marker: "listening")
         return server
     }
@@ -131,7 +56,7 @@ struct ProbeTopology {
     }
 
     func waitUntilTheInternetAnswers() throws {
-        try host.waitForPingReplies(from: [Self.internetV4, Self.internetV6], what: "the internet")
+        try chain.waitUntilTheFarHostAnswers()
     }
 
     /// Routes to the internet's own prefixes only, no default route: "the internet" has no
@@ -157,8 +82,8 @@ struct ProbeTopology {
     /// The router forwards nothing to the internet and says nothing about it: every probe
     /// can only time out.
     func dropUplinkSilently() throws {
-        try PingTopology.nft(
-            lab: lab, in: router, name: "silent",
+        try lab.nft(
+            in: router, name: "silent",
             """
             table inet rchsilent {
               chain forward {
@@ -173,8 +98,8 @@ struct ProbeTopology {
     /// and the host's port-80 traffic is redirected to it (nftables, both families).
     func startPortal() throws -> BackgroundProcess {
         let portal = try Self.startHTTPServer(lab: lab, in: router, mode: "portal", ports: [8080], label: "portal-http")
-        try PingTopology.nft(
-            lab: lab, in: router, name: "portal",
+        try lab.nft(
+            in: router, name: "portal",
             """
             table inet rchportal {
               chain prerouting {
@@ -189,8 +114,8 @@ struct ProbeTopology {
     /// An nftables counter in the internet of every packet that comes from the host's
     /// networks; read it with `hostPacketsSeen()`.
     func countHostPackets() throws {
-        try PingTopology.nft(
-            lab: lab, in: internet, name: "count",
+        try lab.nft(
+            in: internet, name: "count",
             """
             table inet rchcount {
               counter fromhost { }

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# make lint: scripts/lint-layers.sh against a small tree made here, every rule broken once
+# or more beside lines it must let pass; its output must be exactly the expected lines.
+# Like lint-layers.sh itself, this file is left out of the citation rule (it spells them).
+set -euo pipefail
+lint="$(cd "$(dirname "$0")" && pwd)/lint-layers.sh"
+tree=$(mktemp -d)
+trap 'rm -rf "$tree"' EXIT
+mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
+
+# Rule 1: the C library and the C modules, in every import form, outside ReachSystem.
+cat >"$tree/Sources/ReachCore/Imports.swift" <<'EOF'
+import Glibc
+@_exported import Glibc
+@preconcurrency import CReachShims
+import struct Glibc.stat
+public import Musl
+@_implementationOnly import CLibcap
+    import func Glibc.poll // indented, with a comment
+@_spi(Internal) @preconcurrency import CLibcap
+import Foundation
+import GlibcExtras
+// import Glibc
+let text = "import Glibc"
+#if canImport(Glibc)
+import Glibc
+#endif
+EOF
+# Rule 2: layers point down.
+cat >"$tree/Sources/ReachCore/Layers.swift" <<'EOF'
+import ArgumentParser
+import ReachSystem
+@testable import ReachCLI
+EOF
+cat >"$tree/Sources/ReachSystem/System.swift" <<'EOF'
+import Glibc
+import CReachShims
+@preconcurrency import CLibcap
+import ReachCore
+@testable import ReachCLI
+import ArgumentParser
+EOF
+cat >"$tree/Sources/ReachCLI/CLI.swift" <<'EOF'
+import ArgumentParser
+import ReachCore
+import ReachSystem
+import Glibc
+EOF
+printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
+printf 'import Glibc\n' >"$tree/Fuzz/Targets/F.swift"
+# Rule 3: citations, in any text file.
+cat >"$tree/Sources/ReachCore/Cite.swift" <<'EOF'
+/// The kernel answers so (REFERENCE §2).
+/// As REFERENCE.md says.
+// See /work/shared/notes.txt and ../shared/plan.txt.
+// Fixed for issue 4, and Issue #12; issues 3 and 5.
+let help = "see issue#7"
+// A tissue 5, libshared/x, a shared resource, the 4 issues: none of them.
+EOF
+printf '# shared/REFERENCE.md\n' >"$tree/scripts/tool.sh"
+# Rule 4: Markdown links and *.md paths.
+printf '# A\n' >"$tree/docs/A.md"
+printf 'x\n' >"$tree/CONTRIBUTING.md"
+cat >"$tree/README.md" <<'EOF'
+[a](docs/A.md) [b](docs/MISSING.md) [c](https://example.com/y.md) [d](#anchor)
+[e](docs/A.md#section) [f](../outside.md) [g](<docs/A.md> "title") [h](mailto:x@example.com)
+Read CONTRIBUTING.md and docs/A.md; not docs/GONE.md.
+Once: [docs/GONE2.md](docs/GONE2.md).
+EOF
+cat >"$tree/docs/B.md" <<'EOF'
+[up](../README.md) [here](A.md) [wrong](README.md)
+EOF
+cat >"$tree/Sources/ReachCore/Docs.swift" <<'EOF'
+/// The layers: docs/ARCHITECTURE.md; the rest in docs/A.md and [A](../../docs/A.md).
+/// Also [missing](../../docs/NOPE.md), and https://example.com/x/README.md.
+let path = "docs/NOT-A-COMMENT.md"
+/* Block: docs/BLOCK.md
+   and docs/BLOCK2.md */
+EOF
+cat >"$tree/scripts/tool.py" <<'EOF'
+"""Docstring naming docs/GONE.md
+and CONTRIBUTING.md."""
+name = "docs/CODE.md"  # comment naming docs/COMMENT.md
+EOF
+printf '#!/usr/bin/env bash\n# run: see docs/RUN.md\necho docs/ECHO.md\n' >"$tree/scripts/run"
+# Never looked at: build products, the fuzz corpus, binary files.
+mkdir -p "$tree/.build/debug" "$tree/.build-asan"
+printf 'import Glibc // issue 1\n' >"$tree/.build/debug/G.swift"
+printf 'import Glibc // issue 1\n' >"$tree/.build-asan/G.swift"
+printf 'issue 1 REFERENCE.md\n' >"$tree/Fuzz/corpus/seed"
+printf 'issue 1\0binary\n' >"$tree/docs/blob.bin"
+
+expected='README.md:1: links to docs/MISSING.md, which is not in the repository
+README.md:2: links to ../outside.md, which is not in the repository
+README.md:3: names docs/GONE.md, which is not in the repository
+README.md:4: links to docs/GONE2.md, which is not in the repository
+Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Cite.swift:1: cites REFERENCE, a document outside the repository
+Sources/ReachCore/Cite.swift:2: cites REFERENCE, a document outside the repository
+Sources/ReachCore/Cite.swift:3: names a path into shared/, outside the repository
+Sources/ReachCore/Cite.swift:4: cites an issue number
+Sources/ReachCore/Cite.swift:5: cites an issue number
+Sources/ReachCore/Docs.swift:1: names docs/ARCHITECTURE.md, which is not in the repository
+Sources/ReachCore/Docs.swift:2: links to ../../docs/NOPE.md, which is not in the repository
+Sources/ReachCore/Docs.swift:4: names docs/BLOCK.md, which is not in the repository
+Sources/ReachCore/Docs.swift:5: names docs/BLOCK2.md, which is not in the repository
+Sources/ReachCore/Imports.swift:1: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:2: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:3: imports CReachShims outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:5: imports Musl outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:6: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:7: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:8: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Layers.swift:1: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
+Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
+Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
+Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
+Sources/ReachSystem/System.swift:6: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
+docs/B.md:1: links to README.md, which is not in the repository
+scripts/run:2: names docs/RUN.md, which is not in the repository
+scripts/tool.py:1: names docs/GONE.md, which is not in the repository
+scripts/tool.py:3: names docs/COMMENT.md, which is not in the repository
+scripts/tool.sh:1: cites REFERENCE, a document outside the repository
+scripts/tool.sh:1: names a path into shared/, outside the repository'
+
+status=0
+actual=$("$lint" "$tree" 2>/dev/null) || status=$?
+if [ "$status" -ne 1 ] || [ "$actual" != "$expected" ]; then
+    echo "lint-layers-test: scripts/lint-layers.sh exited $status; expected 1 and these lines (<), got (>):" >&2
+    diff <(printf '%s\n' "$expected") <(printf '%s\n' "$actual") >&2 || true
+    exit 1
+fi
+# A tree that breaks no rule passes, silently.
+rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
+sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ArgumentParser$/d' "$tree/Sources/ReachSystem/System.swift"
+if ! actual=$("$lint" "$tree" 2>&1) || [ -n "$actual" ]; then
+    echo "lint-layers-test: a clean tree failed: $actual" >&2
+    exit 1
+fi
+echo "lint-layers-test: ok"
