@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The layers, each allowed to import only those below it (docs/ARCHITECTURE.md;
@@ -10,6 +10,9 @@ import PackageDescription
 //   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
 //   CReachShims      kernel headers and the macros Swift cannot import
 //   CLibcap          libcap
+// CI builds with every warning an error; a developer's build only warns.
+let warningsAreErrors: [SwiftSetting] = Context.environment["CI"] == "true" ? [.treatAllWarnings(as: .error)] : []
+
 let package = Package(
     name: "reach",
     products: [
@@ -32,13 +35,15 @@ let package = Package(
         // naming the call), and the value types those calls take and give.
         .target(
             name: "ReachSystem",
-            dependencies: ["CReachShims", "CLibcap"]
+            dependencies: ["CReachShims", "CLibcap"],
+            swiftSettings: warningsAreErrors
         ),
         // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
         // connectivity probes. Decisions only: the system is reached through ReachSystem.
         .target(
             name: "ReachCore",
-            dependencies: ["ReachSystem"]
+            dependencies: ["ReachSystem"],
+            swiftSettings: warningsAreErrors
         ),
         // Commands, rendering, and the one exit-status mapping.
         .target(
@@ -47,17 +52,21 @@ let package = Package(
                 "ReachCore",
                 "ReachSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: warningsAreErrors
         ),
-        .executableTarget(name: "reach", dependencies: ["ReachCLI"]),
+        .executableTarget(name: "reach", dependencies: ["ReachCLI"], swiftSettings: warningsAreErrors),
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
-        .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
-        .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem"]),
+        .executableTarget(
+            name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor", swiftSettings: warningsAreErrors),
+        .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem"], swiftSettings: warningsAreErrors),
         // CReachShims: KernelConstantsTests holds the codecs' literals to the kernel headers.
-        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "CReachShims"]),
-        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
+        .testTarget(
+            name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "CReachShims"], swiftSettings: warningsAreErrors),
+        .testTarget(
+            name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"], swiftSettings: warningsAreErrors),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
-        .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"]),
+        .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"], swiftSettings: warningsAreErrors),
     ],
-    swiftLanguageModes: [.v5]
+    swiftLanguageModes: [.v6]
 )

@@ -43,7 +43,7 @@ clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
 for module in ReachSystem ReachCore; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
-    "$swiftc" -module-name "$module" -parse-as-library -O -g -wmo -enable-testing $sanitize \
+    "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -c "${module_sources[@]}" -o "$out/$module.o"
 done
@@ -56,7 +56,7 @@ for entry in "${targets[@]}"; do
     echo "fuzz: building fuzz-$name"
     # shellcheck disable=SC2086 # $extra is a list of paths without blanks
     # lld: gold warns about every ASan helper symbol it cannot export.
-    "$swiftc" -module-name "Fuzz_${name//-/_}" -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
+    "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
         "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
 done

@@ -15,6 +15,11 @@ enum AddressConversion {
         let ok = bytes.withUnsafeBytes { raw in
             inet_ntop(family.kernelValue, raw.baseAddress, &output, socklen_t(output.count)) != nil
         }
-        return ok ? String(cString: output) : "?"
+        return ok ? string(fromNulTerminated: output) : "?"
     }
+}
+
+/// The text of a C string a call wrote into `buffer` (up to its NUL).
+func string(fromNulTerminated buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

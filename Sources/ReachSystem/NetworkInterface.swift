@@ -14,7 +14,7 @@ public enum NetworkInterface {
     public static func name(index: UInt32) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
         guard if_indextoname(index, &buffer) != nil else { return nil }
-        return String(cString: buffer)
+        return string(fromNulTerminated: buffer)
     }
 }
 

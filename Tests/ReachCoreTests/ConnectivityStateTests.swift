@@ -44,6 +44,7 @@ final class ConnectivityStateTests: XCTestCase {
     }
 
     func testCheckerSendsNothingWithoutARoute() throws {
+        // @unchecked: `runs` is written on the probe's thread and read after the checker waited for it.
         final class CountingRunner: ProbeRunner, @unchecked Sendable {
             var runs = 0
             func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {

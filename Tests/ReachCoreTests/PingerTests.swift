@@ -93,3 +93,7 @@ final class PingerTests: XCTestCase {
         XCTAssertEqual(events, [.failed("::1 is not an IPv4 address")])
     }
 }
+
+// @unchecked: a test hands its transport to the pinger before the pinger's thread starts,
+// and reads it only after the event stream has ended.
+extension FakeTransport: @unchecked Sendable {}

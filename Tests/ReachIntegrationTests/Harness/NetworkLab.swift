@@ -9,6 +9,7 @@ import XCTest
 /// Names are `<prefix><pid>-<n>-<role>`: unique per process, and a later run can tell
 /// (by the pid) which leftovers of a crashed run are safe to remove.
 final class NetworkLab {
+    // nonisolated(unsafe): labs are made by the XCTest main thread only, one test at a time.
     nonisolated(unsafe) private static var counter = 0
 
     /// `rch-integ-` by default; another suite reusing the harness passes its own.

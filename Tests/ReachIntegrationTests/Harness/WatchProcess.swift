@@ -32,6 +32,7 @@ extension Namespace {
 }
 
 /// What a watch process wrote, collected by reader threads that outlive nobody.
+// @unchecked: every stored property is read and written under `lock`.
 final class OutputCollector: @unchecked Sendable {
     private let lock = NSLock()
     private var lines: [WatchProcess.Line] = []
