@@ -151,13 +151,13 @@ struct PingOptions: Equatable {
             if let family, family != literal.family { throw UsageError("\(host) is not an \(family.label) address") }
             return .success(literal)
         }
-        if host.contains("%") { _ = try TargetParser.address(host) }
-        try TargetParser.validateHostName(host)
+        if host.contains("%") { _ = try TargetArgument.address(host) }
+        try TargetArgument.validateHostName(host)
         switch try SystemHostResolver().resolve(host, family: family, timeoutMilliseconds: 10_000) {
         case .resolved(let addresses):
             return .success(addresses[0])
         case .notResolved(let why):
-            OutputChannel.standardError.write("reach: \(TargetParser.printable(host)): \(why)\n")
+            OutputChannel.standardError.write("reach: \(PrintableText.escaped(host)): \(why)\n")
             return .failure(.nameNotResolved)
         case .failed(let error):
             throw error
@@ -241,7 +241,7 @@ struct PingSettings {
     init(_ command: PingOptions) throws {
         if let text = command.count {
             guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError("-c: '\(TargetParser.printable(text))' is not a count from 1 to \(Int.max)")
+                throw UsageError("-c: '\(PrintableText.escaped(text))' is not a count from 1 to \(Int.max)")
             }
             configuration.count = count
         }
@@ -256,20 +256,20 @@ struct PingSettings {
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
-                throw UsageError("-w: '\(TargetParser.printable(text))' is not a whole number of seconds (0-86400)")
+                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
             }
             configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
         }
         if let text = command.size {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= 65_527 else {
                 throw UsageError(
-                    "-s: '\(TargetParser.printable(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
+                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
             }
             configuration.payloadSize = size
         }
         if let text = command.ttl {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                throw UsageError("-t: '\(TargetParser.printable(text))' is not a ttl of 1 to 255")
+                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
             }
             socketOptions.ttl = ttl
         }
@@ -279,7 +279,7 @@ struct PingSettings {
             } else if ICMPSocketOptions.interfaceIndex(named: name) != nil {
                 socketOptions.interface = name
             } else {
-                throw UsageError("-I: unknown interface '\(TargetParser.printable(name))'")
+                throw UsageError("-I: unknown interface '\(PrintableText.escaped(name))'")
             }
         }
     }
@@ -301,7 +301,7 @@ struct PingSettings {
         guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
         else {
-            throw UsageError("\(option): '\(TargetParser.printable(text))' is not a number of seconds (such as 1 or 0.2)")
+            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
