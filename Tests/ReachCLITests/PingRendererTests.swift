@@ -113,6 +113,14 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(PingRenderer.milliseconds(123_456), "123 ms")
     }
 
+    /// The CLI's one "%ld.%03ld" (iputils ping_common.c prints its statistics so): the
+    /// microseconds as milliseconds with three decimals, as printf writes them.
+    func testFixed3IsPrintfsThreeDecimalMilliseconds() {
+        for micro: Int64 in [0, 1, 9, 10, 99, 100, 401, 999, 1000, 1001, 12_345, 999_999, 1_000_000, 86_400_000_000] {
+            XCTAssertEqual(PingRenderer.fixed3(micro), String(format: "%ld.%03ld", micro / 1000, micro % 1000), "\(micro)")
+        }
+    }
+
     func testLossIsPrintedWithPercentG() {
         XCTAssertEqual(PingRenderer.shortest(Double(Float(100.0 / 3))), "33.3333")
         XCTAssertEqual(PingRenderer.shortest(0), "0")
