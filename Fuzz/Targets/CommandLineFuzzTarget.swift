@@ -2,29 +2,30 @@ import ReachCore
 import ReachSystem
 
 /// One command-line word, as `reach` checks a target or a duration: an address literal
-/// (with a zone), a host name, a duration — through TargetParser, which words the error
-/// line. Successful parses must round-trip; every error must print on one line.
+/// (with a zone), a host name, a duration — through TargetArgument and DurationArgument,
+/// which word the error line. Successful parses must round-trip; every error must print on
+/// one line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let word = FuzzInput.argument(start, count)
-    parse("TargetParser.address") {
-        let address = try TargetParser.address(word)
+    parse("TargetArgument.address") {
+        let address = try TargetArgument.address(word)
         precondition(address.bytes.count == address.family.addressLength, "address of the wrong length")
         // What reach prints parses back to the same address (inet_ntop then inet_pton).
         let again = try? IPAddress.parse(address.description)
         precondition(again?.bytes == address.bytes && again?.family == address.family, "'\(word)' does not round-trip")
     }
-    parse("TargetParser.validateHostName") {
-        try TargetParser.validateHostName(word)
+    parse("TargetArgument.validateHostName") {
+        try TargetArgument.validateHostName(word)
         precondition(!word.isEmpty && word.utf8.count <= 254, "accepted '\(word)'")
     }
-    parse("TargetParser.duration") {
-        let span = try TargetParser.duration(word, option: "--timeout")
+    parse("DurationArgument.parse") {
+        let span = try DurationArgument.parse(word, option: "--timeout")
         precondition(span.milliseconds >= 0 && span.milliseconds <= TimeSpan.maximum.milliseconds, "\(span) out of range")
         _ = span.pollTimeout
         // The text reach shows for a span parses back to the same span.
         precondition((try? TimeSpan.parse(span.description)) == span, "\(span) does not round-trip")
-        _ = try TargetParser.positiveDuration(word, option: "--timeout")
+        _ = try DurationArgument.positive(word, option: "--timeout")
     }
     return 0
 }

@@ -1,7 +1,7 @@
 import ReachCore
 import ReachSystem
 
-/// One `--probe` argument, through TargetParser.probe (ProbeSpec.parse and the error line).
+/// One `--probe` argument, through ProbeSpecArgument.parse (ProbeSpec.parse and the error line).
 /// Besides "no trap": what parses prints as a spec that parses back to itself, and errors
 /// are UsageErrors fit for one line.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -9,7 +9,7 @@ public func fuzzProbeSpec(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let word = FuzzInput.argument(start, count)
     let spec: ProbeSpec
     do {
-        spec = try TargetParser.probe(word)
+        spec = try ProbeSpecArgument.parse(word)
     } catch let error as UsageError {
         precondition(
             !error.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7f },
@@ -18,7 +18,7 @@ public func fuzzProbeSpec(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         precondition(error.message.unicodeScalars.count <= 80 * 4 + 3 + 100, "error line of \(error.message.count) characters")
         return 0
     } catch {
-        preconditionFailure("TargetParser.probe threw \(error), not a UsageError")
+        preconditionFailure("ProbeSpecArgument.parse threw \(error), not a UsageError")
     }
     precondition(!spec.host.isEmpty, "a probe with no host")
     if case .tcp(_, let port) = spec { precondition(port > 0, "port 0") }

@@ -14,6 +14,8 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             """
     )
 
+    // These properties are ArgumentParser's copy of PingOptions.commandLine, the one
+    // declaration of ping's options (PingArguments.swift); PingDeclarationTests hold them to it.
     // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
     @Argument(help: "A host name or an IPv4/IPv6 literal; IPv6 may carry %interface.")
     var host: String
@@ -148,17 +150,17 @@ struct PingOptions: Equatable {
     private func resolve() throws -> Resolution {
         if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
         let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
-        if let literal = try? IPAddress.parse(host).resolvingZone() {
-            if let family, family != literal.family { throw UsageError("\(host) is not an \(family.label) address") }
-            return .success(literal)
+        if (try? IPAddress.parse(host).resolvingZone()) == nil {
+            // Not a literal: say what is wrong with a zone, or with the name, before resolving.
+            if host.contains("%") { _ = try TargetArgument.address(host) }
+            try TargetArgument.validateHostName(host)
         }
-        if host.contains("%") { _ = try TargetParser.address(host) }
-        try TargetParser.validateHostName(host)
-        switch try SystemHostResolver().resolve(host, family: family, timeoutMilliseconds: 10_000) {
+        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: 10_000) {
         case .resolved(let addresses):
+            try FamilyMismatch.check(addresses[0], against: family, target: host)
             return .success(addresses[0])
         case .notResolved(let why):
-            OutputChannel.standardError.write("reach: \(TargetParser.printable(host)): \(why)\n")
+            OutputChannel.standardError.write("reach: \(PrintableText.escaped(host)): \(why)\n")
             return .failure(.nameNotResolved)
         case .failed(let error):
             throw error
@@ -242,7 +244,7 @@ struct PingSettings {
     init(_ command: PingOptions) throws {
         if let text = command.count {
             guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError("-c: '\(TargetParser.printable(text))' is not a count from 1 to \(Int.max)")
+                throw UsageError("-c: '\(PrintableText.escaped(text))' is not a count from 1 to \(Int.max)")
             }
             configuration.count = count
         }
@@ -257,20 +259,20 @@ struct PingSettings {
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
-                throw UsageError("-w: '\(TargetParser.printable(text))' is not a whole number of seconds (0-86400)")
+                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
             }
             configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
         }
         if let text = command.size {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= 65_527 else {
                 throw UsageError(
-                    "-s: '\(TargetParser.printable(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
+                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
             }
             configuration.payloadSize = size
         }
         if let text = command.ttl {
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                throw UsageError("-t: '\(TargetParser.printable(text))' is not a ttl of 1 to 255")
+                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
             }
             socketOptions.ttl = ttl
         }
@@ -280,7 +282,7 @@ struct PingSettings {
             } else if NetworkInterface.index(named: name) != nil {
                 socketOptions.interface = name
             } else {
-                throw UsageError("-I: unknown interface '\(TargetParser.printable(name))'")
+                throw UsageError("-I: unknown interface '\(PrintableText.escaped(name))'")
             }
         }
     }
@@ -291,8 +293,8 @@ struct PingSettings {
         if configuration.payloadSize > limit {
             throw UsageError("-s: \(configuration.payloadSize) bytes do not fit an \(family.label) datagram (at most \(limit))")
         }
-        if let source = socketOptions.sourceAddress, source.family != family {
-            throw UsageError("-I: \(source) is not an \(family.label) address")
+        if let source = socketOptions.sourceAddress {
+            try FamilyMismatch.check(source, against: family, target: "-I: \(source)")
         }
     }
 
@@ -302,7 +304,7 @@ struct PingSettings {
         guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
         else {
-            throw UsageError("\(option): '\(TargetParser.printable(text))' is not a number of seconds (such as 1 or 0.2)")
+            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }

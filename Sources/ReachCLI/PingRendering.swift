@@ -50,7 +50,7 @@ final class PingRenderer {
         let from = source.map { " from \($0.address) \($0.interface):" } ?? ""
         switch address.family {
         case .ipv4:
-            let total = payloadSize + ICMPCodec.headerLength + 20
+            let total = payloadSize + ICMPCodec.headerLength + ICMPv4().ipHeaderLength
             return "PING \(targetText) (\(address))\(from) \(payloadSize)(\(total)) bytes of data.\n"
         case .ipv6:
             return "PING \(targetText)(\(address))\(from) \(payloadSize) data bytes\n"
@@ -137,8 +137,8 @@ final class PingRenderer {
         var line = "\r\(stats.received)/\(stats.transmitted) packets, \(loss)% loss"
         if stats.received > 0 && stats.timed > 0 && showsTimes {
             line +=
-                ", min/avg/ewma/max = " + Self.fixed3(stats.minimumMicroseconds) + "/" + Self.fixed3(stats.averageMicroseconds)
-                + "/" + Self.fixed3(stats.ewmaTimesEight / 8) + "/" + Self.fixed3(stats.maximumMicroseconds) + " ms"
+                ", min/avg/ewma/max = " + Self.decimals(stats.minimumMicroseconds) + "/" + Self.decimals(stats.averageMicroseconds)
+                + "/" + Self.decimals(stats.ewmaTimesEight / 8) + "/" + Self.decimals(stats.maximumMicroseconds) + " ms"
         }
         return line + "\n"
     }
@@ -165,9 +165,9 @@ final class PingRenderer {
         if stats.received > 0 && stats.timed > 0 && showsTimes {
             // Concatenated, not joined: `joined(separator:)` costs 170 K instructions at its first use.
             text +=
-                "rtt min/avg/max/mdev = " + Self.fixed3(stats.minimumMicroseconds) + "/"
-                + Self.fixed3(stats.averageMicroseconds) + "/" + Self.fixed3(stats.maximumMicroseconds) + "/"
-                + Self.fixed3(stats.mdevMicroseconds) + " ms"
+                "rtt min/avg/max/mdev = " + Self.decimals(stats.minimumMicroseconds) + "/"
+                + Self.decimals(stats.averageMicroseconds) + "/" + Self.decimals(stats.maximumMicroseconds) + "/"
+                + Self.decimals(stats.mdevMicroseconds) + " ms"
             comma = ", "
         }
         if stats.pipe > 1 {
@@ -177,15 +177,14 @@ final class PingRenderer {
         if stats.received > 0 && (intervalIsZero || flood) && stats.transmitted > 1 {
             let elapsedMicroseconds = engine.elapsedNanoseconds / 1000
             let gap = elapsedMicroseconds / Int64(stats.transmitted - 1)
-            text += "\(comma)ipg/ewma \(Self.fixed3(gap))/\(Self.fixed3(stats.ewmaTimesEight / 8)) ms"
+            text += "\(comma)ipg/ewma \(Self.decimals(gap))/\(Self.decimals(stats.ewmaTimesEight / 8)) ms"
         }
         return text + "\n"
     }
 
-    /// "0.401" from 401 µs (iputils "%ld.%03ld").
-    static func fixed3(_ micro: Int64) -> String {
-        let fraction = String(micro % 1000)
-        return "\(micro / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    /// Microseconds as milliseconds with three decimals (MillisecondText, iputils' "%ld.%03ld").
+    private static func decimals(_ micro: Int64) -> String {
+        MillisecondText.threeDecimals(microseconds: micro)
     }
 
     /// iputils' reply time: 3 decimals below 1 ms, 2 below 10 ms, 1 below 100 ms, then none.
@@ -196,7 +195,7 @@ final class PingRenderer {
             let hundredths = ((micro + 5) % 1000) / 10
             return "\((micro + 5) / 1000)." + (hundredths < 10 ? "0" : "") + "\(hundredths) ms"
         }
-        return fixed3(micro) + " ms"
+        return Self.decimals(micro) + " ms"
     }
 
     /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100): six significant digits,

@@ -31,8 +31,8 @@ struct ProbeOptions: ParsableArguments {
     /// are checked either way: a bad `--probe-timeout`, or an `--expect` that no http probe
     /// would look for, is a usage error, not silently ignored.
     func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker? {
-        let parsed = try specs.map(TargetParser.probe)
-        let timeout = try TargetParser.positiveDuration(probeTimeout, option: "--probe-timeout")
+        let parsed = try specs.map(ProbeSpecArgument.parse)
+        let timeout = try DurationArgument.positive(probeTimeout, option: "--probe-timeout")
         if expect != nil, !parsed.contains(where: { if case .http = $0 { true } else { false } }) {
             throw UsageError("--expect is for an http:// probe, and no --probe names one")
         }

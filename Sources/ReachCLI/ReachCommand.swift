@@ -113,7 +113,7 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
     @OptionGroup var output: OutputOptions
 
     func execute() throws -> ExitStatus {
-        let target = try TargetParser.address(address)
+        let target = try TargetArgument.address(address)
         try path.check(target, written: address)
         return output.emit(try path.makeEvaluator().evaluate(address: target), command: "addr")
     }
@@ -137,8 +137,8 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     @OptionGroup var output: OutputOptions
 
     func execute() throws -> ExitStatus {
-        try TargetParser.validateHostName(name)
-        let limit = try TargetParser.positiveDuration(timeout, option: "--timeout")
+        try TargetArgument.validateHostName(name)
+        let limit = try DurationArgument.positive(timeout, option: "--timeout")
         if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
         let report = try path.makeEvaluator().evaluate(host: name, family: path.singleFamily, timeoutMilliseconds: limit.pollTimeout)
         return output.emit(report, command: "host")

@@ -89,7 +89,7 @@ public enum ReachMain {
                     known += known.isEmpty ? name : ", " + name
                 }
                 let choices = known.isEmpty ? "" : " (commands: \(known))"
-                throw UsageError("help: no command '\(TargetParser.printable(word))'\(choices)")
+                throw UsageError("help: no command '\(PrintableText.escaped(word))'\(choices)")
             }
             commands = command.configuration.subcommands
         }

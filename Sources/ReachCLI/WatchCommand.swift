@@ -71,16 +71,16 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     func execute() throws -> ExitStatus {
         let watchTarget = try parsedTarget()
         let checker = try probes.makeChecker(family: path.singleFamily)
-        let probeEvery = try TargetParser.positiveDuration(probeInterval, option: "--probe-interval")
+        let probeEvery = try DurationArgument.positive(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
         if let interface { try Self.validateInterface(interface) }
         let configuration = WatchConfiguration(
-            settle: try TargetParser.duration(settle, option: "--settle"),
+            settle: try DurationArgument.parse(settle, option: "--settle"),
             until: condition,
-            timeout: try timeout.map { try TargetParser.positiveDuration($0, option: "--timeout") },
+            timeout: try timeout.map { try DurationArgument.positive($0, option: "--timeout") },
             count: count)
-        let interval = try TargetParser.positiveDuration(resolveInterval, option: "--resolve-interval")
+        let interval = try DurationArgument.positive(resolveInterval, option: "--resolve-interval")
 
         // Standard output's reader going away (`reach watch | head -1`) ends the watch.
         let events = try KernelWatchEvents(
@@ -116,18 +116,18 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         guard let target else { return .internet(families: path.families) }
         // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
         if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {
-            let address = try TargetParser.address(target)
+            let address = try TargetArgument.address(target)
             try path.check(address, written: target)  // as `reach addr`
             return .address(address)
         }
-        try TargetParser.validateHostName(target)
+        try TargetArgument.validateHostName(target)
         if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
         return .host(target, family: path.singleFamily)
     }
 
     private static func condition(_ text: String) throws -> WaitCondition {
         guard let condition = WaitCondition(rawValue: text) else {
-            throw UsageError("--until: '\(TargetParser.printable(text))' is neither reachable nor unreachable")
+            throw UsageError("--until: '\(PrintableText.escaped(text))' is neither reachable nor unreachable")
         }
         return condition
     }
@@ -136,6 +136,6 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     static func validateInterface(_ name: String) throws {
         let valid = !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
             && !name.unicodeScalars.contains { $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{FFFD}" }
-        if !valid { throw UsageError("--interface: invalid interface name '\(TargetParser.printable(name))'") }
+        if !valid { throw UsageError("--interface: invalid interface name '\(PrintableText.escaped(name))'") }
     }
 }

@@ -63,21 +63,26 @@ final class PingArgumentsTests: XCTestCase {
     /// Random command lines from the words that matter: whenever the fast path takes one,
     /// ArgumentParser reads it the same way (a fixed seed, so a failure repeats).
     func testRandomCommandLinesAgreeWithArgumentParser() {
-        let vocabulary = [
+        let words = [
             "127.0.0.1", "::1", "db.internal", "-c", "-c5", "5", "-1", "0.2", "-i", "-i0", "-W", "-w", "-w3",
             "-s", "-t", "-t1", "-I", "-Ilo", "lo", "-4", "-6", "-q", "-n", "-D", "-O", "-f", "-fq", "-qn",
             "-qc", "-qc1", "-nqc3", "-qI", "-qcx", "--json", "-h", "--help", "--", "-", "", "-x", "--count",
             "-c=2", "é", "-é",
         ]
+        // Every declared option too, so that one added later is exercised without a word here.
+        let declared = PingOptions.commandLine.options.flatMap { option in
+            [option.letter.map { "-" + String(UnicodeScalar($0)) }, option.long.map { "--" + $0 }].compactMap { $0 }
+        }
+        let vocabulary = words + declared.filter { !words.contains($0) }
         var generator = SplitMix64(seed: 0x5eed_7f73)
         var taken = 0
         for _ in 0..<10_000 {
             let length = Int(generator.next() % 6) + 1
-            let words = (0..<length).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
-            if PingArguments.options(words[...]) != nil { taken += 1 }
-            assertSameAsArgumentParser(words)
+            let line = (0..<length).map { _ in vocabulary[Int(generator.next() % UInt64(vocabulary.count))] }
+            if PingArguments.options(line[...]) != nil { taken += 1 }
+            assertSameAsArgumentParser(line)
             // What ReachMain hands on: the words with their flag groups split.
-            assertSameAsArgumentParser(PingArguments.splittingFlagGroups(words[...]))
+            assertSameAsArgumentParser(PingArguments.splittingFlagGroups(line[...]))
         }
         XCTAssertGreaterThan(taken, 500, "the vocabulary should exercise the fast path")
     }
@@ -105,11 +110,18 @@ final class PingArgumentsTests: XCTestCase {
         XCTAssertEqual(options, try PingCommand.parse(["-q", "-c", "1", "127.0.0.1"]).options)
     }
 
-    /// Every letter the splitter takes for a flag is one the reader takes for a flag.
+    /// Every declared flag letter is a flag to the splitter and to the reader, and every
+    /// declared value letter ends a group the splitter splits before it.
     func testTheSplittersFlagsAreTheReadersFlags() {
-        for letter in "46qnDOf" {
-            XCTAssertNotNil(PingArguments.options(["-\(letter)", "127.0.0.1"]), "-\(letter)")
-            XCTAssertEqual(PingArguments.splittingFlagGroups(["-\(letter)c1"]), ["-\(letter)", "-c1"])
+        for option in PingOptions.commandLine.options {
+            guard let letter = option.letter.map({ String(UnicodeScalar($0)) }) else { continue }
+            switch option.setting {
+            case .flag:
+                XCTAssertNotNil(PingArguments.options(["-\(letter)", "127.0.0.1"]), "-\(letter)")
+                XCTAssertEqual(PingArguments.splittingFlagGroups(["-\(letter)c1"]), ["-\(letter)", "-c1"])
+            case .value:
+                XCTAssertEqual(PingArguments.splittingFlagGroups(["-q\(letter)1"]), ["-q", "-\(letter)1"])
+            }
         }
     }
 }

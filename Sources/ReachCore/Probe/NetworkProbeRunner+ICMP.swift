@@ -17,7 +17,8 @@ extension NetworkProbeRunner {
         try loop.run { event in
             switch event {
             case .reply(let reply) where passed == nil:
-                passed = "echo reply from \(reply.from) in \(Self.milliseconds(reply.roundTripNanoseconds)) ms"
+                let roundTrip = MillisecondText.threeDecimals(microseconds: reply.roundTripNanoseconds / 1000)
+                passed = "echo reply from \(reply.from) in \(roundTrip) ms"
                 socket.interrupt() // one reply proves the path: stop here
             case .icmpError(let error):
                 lastFailure = "From \(error.from): \(error.text)"
@@ -29,13 +30,6 @@ extension NetworkProbeRunner {
         }
         if let passed { return (.passed, passed, nil) }
         return (.failed, lastFailure ?? "no echo reply from \(address) (timed out)", nil)
-    }
-
-    /// "0.045": three decimals, as ping prints round trips.
-    static func milliseconds(_ nanoseconds: Int64) -> String {
-        let microseconds = max(0, nanoseconds) / 1000
-        let fraction = String(microseconds % 1000)
-        return "\(microseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
 
