@@ -384,11 +384,14 @@ public final class ICMPSocket {
         return result
     }
 
+    /// RFC 791: an IHL of at least 5 words.
+    static let minimumIPv4HeaderLength = 20
+
     /// Makes `lastSender` the address in `receivedName`; false when it holds no IP address.
     private func takeSender(datagramLength: Int) -> Bool {
         if sourceInHeader {
             // The IPv4 header's source address, bytes 12-15 (raw sockets deliver the header whole).
-            guard datagramLength >= 20 else { return false }
+            guard datagramLength >= Self.minimumIPv4HeaderLength else { return false }
             let source = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 12, as: UInt32.self) }
             if source == lastHeaderSource { return true }
             receivedName = SocketAddress.storage(ipv4: source)

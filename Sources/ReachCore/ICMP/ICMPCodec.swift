@@ -5,13 +5,15 @@ public struct ICMPCodec: Sendable {
     public let family: any ICMPFamily
     // The family's facts that every datagram needs, read once: through the existential
     // each is a witness call, and a flood parses a datagram per echo.
-    private let isIPv4: Bool
+    private let checksumCoversMessageOnly: Bool
+    private let protocolNumber: UInt8
     let echoRequestType: ICMPType
     let echoReplyType: ICMPType
 
     public init(family: any ICMPFamily) {
         self.family = family
-        isIPv4 = family.addressFamily == .ipv4
+        checksumCoversMessageOnly = family.checksumCoversMessageOnly
+        protocolNumber = family.protocolNumber
         echoRequestType = family.echoRequest
         echoReplyType = family.echoReply
     }
@@ -35,7 +37,7 @@ public struct ICMPCodec: Sendable {
         ]
         bytes.reserveCapacity(Self.headerLength + payload.count)
         bytes.append(contentsOf: payload)
-        if isIPv4 {
+        if checksumCoversMessageOnly {
             let sum = Self.checksum(bytes[...])
             bytes[2] = UInt8(sum >> 8)
             bytes[3] = UInt8(sum & 0xff)
@@ -60,7 +62,7 @@ public struct ICMPCodec: Sendable {
         guard bytes.count >= Self.headerLength else { return }
         bytes[6] = UInt8(sequence >> 8)
         bytes[7] = UInt8(sequence & 0xff)
-        if isIPv4 {
+        if checksumCoversMessageOnly {
             var sum = UInt32(~templateChecksum) + UInt32(sequence)
             while sum >> 16 != 0 { sum = (sum & 0xffff) + (sum >> 16) }
             let checksum = ~UInt16(truncatingIfNeeded: sum)
@@ -138,7 +140,7 @@ public struct ICMPCodec: Sendable {
     /// summed once), so that only the header fields `echo` holds are added, per reply in a
     /// flood.
     public func checksumValid(of echo: Echo, in datagram: ArraySlice<UInt8>, dataWordSum: UInt32? = nil) -> Bool? {
-        isIPv4 ? Self.checksumVerifies(echo, in: datagram, dataWordSum: dataWordSum) : nil
+        checksumCoversMessageOnly ? Self.checksumVerifies(echo, in: datagram, dataWordSum: dataWordSum) : nil
     }
 
     /// `checksumValid` for an IPv4 echo, static: the engine calls it per reply without
@@ -178,7 +180,7 @@ public struct ICMPCodec: Sendable {
         let type = ICMPType(try reader.readUInt8())
         let code = try reader.readUInt8()
         let checksum = try reader.readUInt16()
-        let checksumValid: Bool? = isIPv4 ? Self.checksum(datagram[start...]) == 0 : nil
+        let checksumValid: Bool? = checksumCoversMessageOnly ? Self.checksum(datagram[start...]) == 0 : nil
         let length = datagram.endIndex - start
         let body: ICMPMessage.Body
         if type == echoReplyType || type == echoRequestType {
@@ -211,8 +213,7 @@ public struct ICMPCodec: Sendable {
         }
         let destination = family.quotedDestination(quoted)
         let inner = quoted.dropFirst(headerLength)
-        let icmpProtocol: UInt8 = isIPv4 ? 1 : 58
-        guard family.quotedProtocol(quoted) == icmpProtocol, inner.count >= 8,
+        guard family.quotedProtocol(quoted) == protocolNumber, inner.count >= 8,
             inner[inner.startIndex] == echoRequestType.rawValue
         else {
             return .error(info: info, quotedDestination: destination, quotedEcho: nil)

@@ -18,12 +18,16 @@ public protocol ICMPFamily: Sendable {
     func quotedProtocol(_ quoted: ArraySlice<UInt8>) -> UInt8?
     /// The destination address inside a quoted IP header.
     func quotedDestination(_ quoted: ArraySlice<UInt8>) -> IPAddress?
-    /// Whether a datagram read from a raw socket starts with an IP header
-    /// (IPv4 raw sockets deliver it; IPv6 raw sockets never do).
-    var rawDeliveryIncludesIPHeader: Bool { get }
+    /// The IP protocol number of this ICMP (IPPROTO_ICMP 1, IPPROTO_ICMPV6 58), as a
+    /// quoted header names it.
+    var protocolNumber: UInt8 { get }
+    /// Whether the checksum covers the ICMP message alone, so that the sender fills it in
+    /// and a receiver can verify it (RFC 792). ICMPv6's also covers a pseudo-header of the
+    /// IPv6 addresses (RFC 4443 section 2.3), which the kernel fills in and verifies.
+    var checksumCoversMessageOnly: Bool { get }
     /// The iputils wording of an ICMP message: "Destination Host Unreachable", "Time to live exceeded".
     func describe(type: ICMPType, code: UInt8, info: UInt32) -> String
-    /// IP header bytes counted in iputils' "56(84) bytes" header line (IPv4 only).
+    /// The IP header without options, counted in iputils' "56(84) bytes" header line.
     var ipHeaderLength: Int { get }
 }
 
@@ -58,7 +62,8 @@ public struct ICMPv4: ICMPFamily {
     public var addressFamily: AddressFamily { .ipv4 }
     public var echoRequest: ICMPType { ICMPType(8) }
     public var echoReply: ICMPType { ICMPType(0) }
-    public var rawDeliveryIncludesIPHeader: Bool { true }
+    public var protocolNumber: UInt8 { 1 }
+    public var checksumCoversMessageOnly: Bool { true }
     public var ipHeaderLength: Int { 20 }
 
     public static let destinationUnreachable = ICMPType(3)
@@ -121,7 +126,8 @@ public struct ICMPv6: ICMPFamily {
     public var addressFamily: AddressFamily { .ipv6 }
     public var echoRequest: ICMPType { ICMPType(128) }
     public var echoReply: ICMPType { ICMPType(129) }
-    public var rawDeliveryIncludesIPHeader: Bool { false }
+    public var protocolNumber: UInt8 { 58 }
+    public var checksumCoversMessageOnly: Bool { false }
     public var ipHeaderLength: Int { 40 }
 
     public static let destinationUnreachable = ICMPType(1)
