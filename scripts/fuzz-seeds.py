@@ -121,7 +121,7 @@ def http_responses():
             for name, path in [("file", "/index.html"), ("directory-redirect", "/hotspot"), ("not-found", "/missing"),
                                ("no-content", "/generate_204"), ("portal-redirect", "/portal"),
                                ("expected-text", "/success.txt"), ("chunked", "/chunked")]:
-                # The request SystemProber sends.
+                # The request NetworkProbeRunner sends.
                 request = (f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUser-Agent: reach/1\r\n"
                            "Accept: */*\r\nConnection: close\r\n\r\n")
                 with socket.create_connection(("127.0.0.1", port)) as connection:

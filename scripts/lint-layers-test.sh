@@ -112,6 +112,7 @@ Sources/ReachCore/Imports.swift:5: imports Musl outside Sources/ReachSystem (onl
 Sources/ReachCore/Imports.swift:6: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Imports.swift:7: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Imports.swift:8: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:9: imports Foundation in Sources (start-up cost; it also re-exports Glibc)
 Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Layers.swift:1: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)

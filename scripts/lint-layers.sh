@@ -125,6 +125,8 @@ scan() {
             violation("imports " module " from ReachSystem (layers point down: ReachSystem imports no layer above it)")
         if (module == "ReachCLI" && FILENAME ~ /^Sources\/ReachCore\//)
             violation("imports ReachCLI from ReachCore (layers point down)")
+        if (module ~ /^(Foundation|FoundationEssentials)$/ && FILENAME ~ /^Sources\//)
+            violation("imports " module " in Sources (start-up cost; it also re-exports Glibc)")
     }
 
     !exempt {

@@ -1,7 +1,7 @@
 import ReachCore
 import ReachSystem
 
-/// A datagram from a netlink socket, as RouteNetlinkClient and NetlinkEventDrain read it:
+/// A datagram from a netlink socket, as RouteNetlinkClient and NetlinkDrain read it:
 /// split into messages, then every payload decoded as a route, a link and an error code.
 /// Any result is fine; a trap, a leak or a hang is the bug. The checks below are what
 /// every successful parse must keep.

@@ -264,9 +264,11 @@ struct PingSettings {
             configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
         }
         if let text = command.size {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= 65_527 else {
+            // The family is not known yet: the larger limit here, the target's in check(for:).
+            let (ipv4, ipv6) = (ICMPv4().largestEchoData, ICMPv6().largestEchoData)
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= max(ipv4, ipv6) else {
                 throw UsageError(
-                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to 65507 bytes over IPv4, 65527 over IPv6)")
+                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to \(ipv4) bytes over IPv4, \(ipv6) over IPv6)")
             }
             configuration.payloadSize = size
         }
@@ -289,7 +291,7 @@ struct PingSettings {
 
     /// Checks that need the target's family: the largest datagram of each.
     func check(for family: AddressFamily) throws {
-        let limit = family == .ipv4 ? 65_507 : 65_527
+        let limit = icmpFamily(for: family).largestEchoData
         if configuration.payloadSize > limit {
             throw UsageError("-s: \(configuration.payloadSize) bytes do not fit an \(family.label) datagram (at most \(limit))")
         }

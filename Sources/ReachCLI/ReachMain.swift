@@ -22,7 +22,8 @@ struct CommandFinished: Error {
     var status: ExitStatus
 }
 
-/// The entry point: parse, run, map the outcome to one exit status. The only `exit`.
+/// The entry point: parse, run, map the outcome to one exit status. The process ends only
+/// here (and in `parseOnly`, the benchmark floor's entry point).
 public enum ReachMain {
     public static func run(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> Never {
         // Before any socket can take a closed stdout's number.

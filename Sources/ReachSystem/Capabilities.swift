@@ -52,14 +52,5 @@ public enum Capabilities {
 
     /// The process's effective group and supplementary groups: what the kernel checks against
     /// net.ipv4.ping_group_range.
-    static var groups: [UInt32] {
-        var groups = [UInt32(getegid())]
-        let count = getgroups(0, nil)
-        if count > 0 {
-            var list = [gid_t](repeating: 0, count: Int(count))
-            let got = getgroups(count, &list)
-            if got > 0 { groups += list.prefix(Int(got)).map { UInt32($0) }.filter { !groups.contains($0) } }
-        }
-        return groups
-    }
+    static var groups: [UInt32] { System.groups() }
 }

@@ -6,11 +6,11 @@ import Glibc
 public enum CurrentProcess {
     /// A reader that goes away must give EPIPE on the next write, not a SIGPIPE death.
     public static func ignoreBrokenPipes() {
-        signal(SIGPIPE, SIG_IGN)
+        System.setSignalHandler(SIGPIPE, SIG_IGN)
     }
 
     /// Ends the process with `status` (exit(3): stdio flushed, atexit handlers run).
     public static func exit(status: Int32) -> Never {
-        Glibc.exit(status)
+        System.exitProcess(status)
     }
 }

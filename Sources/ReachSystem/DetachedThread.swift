@@ -14,16 +14,15 @@ public enum DetachedThread {
     public static func start(_ run: @escaping () -> Void) throws(SystemCallError) {
         let context = Unmanaged.passRetained(Body(run)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
+        let failure = System.startThread(
+            &thread,
             { context in
                 Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
                 return nil
             }, context)
-        guard status == 0 else {
+        if let failure {
             Unmanaged<Body>.fromOpaque(context).release()
-            throw SystemCallError("pthread_create", Errno(rawValue: status))
+            throw SystemCallError("pthread_create", failure)
         }
-        pthread_detach(thread)
     }
 }

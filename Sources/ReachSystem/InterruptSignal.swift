@@ -21,8 +21,8 @@ public enum InterruptSignal {
 
     public static func install(writingTo descriptor: Int32) {
         Self.descriptor = descriptor  // set before any signal can arrive
-        signal(SIGINT) { _ in InterruptSignal.send(.stop) }
-        signal(SIGQUIT) { _ in InterruptSignal.send(.status) }
+        System.setSignalHandler(SIGINT) { _ in InterruptSignal.send(.stop) }
+        System.setSignalHandler(SIGQUIT) { _ in InterruptSignal.send(.status) }
     }
 
     static func send(_ byte: Byte) {

@@ -1,20 +1,14 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The host's network interfaces by name and index (if_nametoindex(3), if_indextoname(3)).
 public enum NetworkInterface {
     /// The index of the interface called `name`; nil when there is none.
     public static func index(named name: String) -> UInt32? {
-        let index = if_nametoindex(name)
+        let index = System.interfaceIndex(named: name)
         return index == 0 ? nil : index
     }
 
     /// The name of the interface with this index; nil when there is none.
     public static func name(index: UInt32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
-        guard if_indextoname(index, &buffer) != nil else { return nil }
-        return string(fromNulTerminated: buffer)
+        System.interfaceName(index: index)
     }
 }
 

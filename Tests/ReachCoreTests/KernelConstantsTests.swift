@@ -1,58 +1,117 @@
-import CReachShims
+import Foundation
 import XCTest
+
 @testable import ReachCore
-import ReachSystem
 
 /// The netlink codecs write the kernel's numbers as Swift literals, so ReachCore compiles
-/// without the C headers; this holds each literal to the header it mirrors.
+/// without the C headers; this holds each literal to the header it mirrors. The headers'
+/// values come from a C program the test compiles with the system's C compiler, so no Swift
+/// module above ReachSystem imports the C shims, tests included.
 final class KernelConstantsTests: XCTestCase {
-    func testNetlinkHeaderValues() {
-        XCTAssertEqual(NetlinkMessageFlags.request.rawValue, UInt16(NLM_F_REQUEST))
-        XCTAssertEqual(NetlinkMessageFlags.multi.rawValue, UInt16(NLM_F_MULTI))
-        XCTAssertEqual(NetlinkMessageFlags.acknowledge.rawValue, UInt16(NLM_F_ACK))
-        XCTAssertEqual(NetlinkMessageFlags.dumpInterrupted.rawValue, UInt16(NLM_F_DUMP_INTR))
-        XCTAssertEqual(NetlinkMessageFlags.dump.rawValue, UInt16(NLM_F_DUMP))
-        let types: [(NetlinkMessageType, Int32)] = [
-            (.noop, NLMSG_NOOP), (.error, NLMSG_ERROR), (.done, NLMSG_DONE), (.overrun, NLMSG_OVERRUN),
-            (.newLink, Int32(RTM_NEWLINK)), (.deleteLink, Int32(RTM_DELLINK)), (.getLink, Int32(RTM_GETLINK)),
-            (.newAddress, Int32(RTM_NEWADDR)), (.deleteAddress, Int32(RTM_DELADDR)), (.newRoute, Int32(RTM_NEWROUTE)),
-            (.deleteRoute, Int32(RTM_DELROUTE)), (.getRoute, Int32(RTM_GETROUTE)), (.newRule, Int32(RTM_NEWRULE)),
-            (.deleteRule, Int32(RTM_DELRULE)),
+    /// Each Swift literal, with the C expression it must equal.
+    private var literals: [(name: String, value: Int)] {
+        [
+            ("NLM_F_REQUEST", Int(NetlinkMessageFlags.request.rawValue)),
+            ("NLM_F_MULTI", Int(NetlinkMessageFlags.multi.rawValue)),
+            ("NLM_F_ACK", Int(NetlinkMessageFlags.acknowledge.rawValue)),
+            ("NLM_F_DUMP_INTR", Int(NetlinkMessageFlags.dumpInterrupted.rawValue)),
+            ("NLM_F_DUMP", Int(NetlinkMessageFlags.dump.rawValue)),
+            ("NLMSG_NOOP", Int(NetlinkMessageType.noop.rawValue)),
+            ("NLMSG_ERROR", Int(NetlinkMessageType.error.rawValue)),
+            ("NLMSG_DONE", Int(NetlinkMessageType.done.rawValue)),
+            ("NLMSG_OVERRUN", Int(NetlinkMessageType.overrun.rawValue)),
+            ("RTM_NEWLINK", Int(NetlinkMessageType.newLink.rawValue)),
+            ("RTM_DELLINK", Int(NetlinkMessageType.deleteLink.rawValue)),
+            ("RTM_GETLINK", Int(NetlinkMessageType.getLink.rawValue)),
+            ("RTM_NEWADDR", Int(NetlinkMessageType.newAddress.rawValue)),
+            ("RTM_DELADDR", Int(NetlinkMessageType.deleteAddress.rawValue)),
+            ("RTM_NEWROUTE", Int(NetlinkMessageType.newRoute.rawValue)),
+            ("RTM_DELROUTE", Int(NetlinkMessageType.deleteRoute.rawValue)),
+            ("RTM_GETROUTE", Int(NetlinkMessageType.getRoute.rawValue)),
+            ("RTM_NEWRULE", Int(NetlinkMessageType.newRule.rawValue)),
+            ("RTM_DELRULE", Int(NetlinkMessageType.deleteRule.rawValue)),
+            ("RTN_UNSPEC", Int(RouteType.unspecified.rawValue)),
+            ("RTN_UNICAST", Int(RouteType.unicast.rawValue)),
+            ("RTN_LOCAL", Int(RouteType.local.rawValue)),
+            ("RTN_BROADCAST", Int(RouteType.broadcast.rawValue)),
+            ("RTN_ANYCAST", Int(RouteType.anycast.rawValue)),
+            ("RTN_MULTICAST", Int(RouteType.multicast.rawValue)),
+            ("RTN_BLACKHOLE", Int(RouteType.blackhole.rawValue)),
+            ("RTN_UNREACHABLE", Int(RouteType.unreachable.rawValue)),
+            ("RTN_PROHIBIT", Int(RouteType.prohibit.rawValue)),
+            ("RTN_THROW", Int(RouteType.throw.rawValue)),
+            ("RTNH_F_DEAD", Int(RouteFlags.dead.rawValue)),
+            ("RTNH_F_ONLINK", Int(RouteFlags.onLink.rawValue)),
+            ("RTNH_F_LINKDOWN", Int(RouteFlags.linkDown.rawValue)),
+            ("RTA_DST", Int(RouteAttribute.destination)),
+            ("RTA_OIF", Int(RouteAttribute.outputInterface)),
+            ("RTA_GATEWAY", Int(RouteAttribute.gateway)),
+            ("RTA_PREFSRC", Int(RouteAttribute.preferredSource)),
+            ("RTA_TABLE", Int(RouteAttribute.table)),
+            ("RTA_VIA", Int(RouteAttribute.via)),
+            ("IFLA_IFNAME", Int(LinkAttribute.name)),
+            ("IFLA_OPERSTATE", Int(LinkAttribute.operState)),
+            ("IFLA_LINKINFO", Int(LinkAttribute.linkInfo)),
+            ("IFLA_EXT_MASK", Int(LinkAttribute.extendedMask)),
+            ("IFLA_CARRIER", Int(LinkAttribute.carrier)),
+            ("IFLA_INFO_KIND", Int(LinkAttribute.infoKind)),
+            ("IFLA_INFO_DATA", Int(LinkAttribute.infoData)),
+            ("RTEXT_FILTER_SKIP_STATS", Int(LinkMessage.skipStatistics)),
+            ("ARPHRD_ETHER", Int(HardwareType.ether.rawValue)),
+            ("ARPHRD_PPP", Int(HardwareType.ppp.rawValue)),
+            ("ARPHRD_RAWIP", Int(HardwareType.rawIP.rawValue)),
+            ("ARPHRD_TUNNEL", Int(HardwareType.tunnel.rawValue)),
+            ("ARPHRD_TUNNEL6", Int(HardwareType.tunnel6.rawValue)),
+            ("ARPHRD_SIT", Int(HardwareType.sit.rawValue)),
+            ("ARPHRD_IPGRE", Int(HardwareType.ipgre.rawValue)),
+            ("ARPHRD_LOOPBACK", Int(HardwareType.loopback.rawValue)),
+            ("ARPHRD_NONE", Int(HardwareType.none.rawValue)),
         ]
-        for (type, header) in types { XCTAssertEqual(Int32(type.rawValue), header, "\(type)") }
     }
 
-    func testRouteValues() {
-        let types: [(RouteType, UInt32)] = [
-            (.unspecified, UInt32(RTN_UNSPEC)), (.unicast, UInt32(RTN_UNICAST)), (.local, UInt32(RTN_LOCAL)),
-            (.broadcast, UInt32(RTN_BROADCAST)), (.anycast, UInt32(RTN_ANYCAST)), (.multicast, UInt32(RTN_MULTICAST)),
-            (.blackhole, UInt32(RTN_BLACKHOLE)), (.unreachable, UInt32(RTN_UNREACHABLE)), (.prohibit, UInt32(RTN_PROHIBIT)),
-            (.throw, UInt32(RTN_THROW)),
-        ]
-        for (type, header) in types { XCTAssertEqual(UInt32(type.rawValue), header, "\(type)") }
-        XCTAssertEqual(RouteFlags.dead.rawValue, UInt32(RTNH_F_DEAD))
-        XCTAssertEqual(RouteFlags.onLink.rawValue, UInt32(RTNH_F_ONLINK))
-        XCTAssertEqual(RouteFlags.linkDown.rawValue, UInt32(RTNH_F_LINKDOWN))
-        let attributes: [(UInt16, rtattr_type_t)] = [
-            (RouteAttribute.destination, RTA_DST), (RouteAttribute.outputInterface, RTA_OIF), (RouteAttribute.gateway, RTA_GATEWAY),
-            (RouteAttribute.preferredSource, RTA_PREFSRC), (RouteAttribute.table, RTA_TABLE), (RouteAttribute.via, RTA_VIA),
-        ]
-        for (value, header) in attributes { XCTAssertEqual(UInt32(value), header.rawValue) }
+    /// Compiles and runs a C program printing `NAME value` for each name, from the headers
+    /// the C shims include (the kernel's uapi headers, as Debian's linux-libc-dev has them).
+    private func headerValues(_ names: [String]) throws -> [String: Int] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reach-constants-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let source = directory.appendingPathComponent("constants.c")
+        let program = directory.appendingPathComponent("constants")
+        let lines = names.map { "    printf(\"\($0) %ld\\n\", (long)(\($0)));" }
+        let text = ["#include <stdio.h>", "#include <linux/netlink.h>", "#include <linux/rtnetlink.h>", "#include <linux/if_link.h>",
+                    "#include <linux/if_arp.h>", "int main(void) {"] + lines + ["    return 0;", "}", ""]
+        try text.joined(separator: "\n").write(to: source, atomically: true, encoding: .utf8)
+        let compiler = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let compiler else { throw XCTSkip("no C compiler to read the kernel headers with") }
+        try run(compiler, [source.path, "-o", program.path])
+        var values: [String: Int] = [:]
+        for line in try run(program.path, []).split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 2, let value = Int(fields[1]) { values[String(fields[0])] = value }
+        }
+        return values
     }
 
-    func testLinkValues() {
-        let attributes: [(UInt16, Int)] = [
-            (LinkAttribute.name, Int(IFLA_IFNAME)), (LinkAttribute.operState, Int(IFLA_OPERSTATE)),
-            (LinkAttribute.linkInfo, Int(IFLA_LINKINFO)), (LinkAttribute.extendedMask, Int(IFLA_EXT_MASK)),
-            (LinkAttribute.carrier, Int(IFLA_CARRIER)), (LinkAttribute.infoKind, Int(IFLA_INFO_KIND)),
-            (LinkAttribute.infoData, Int(IFLA_INFO_DATA)),
-        ]
-        for (value, header) in attributes { XCTAssertEqual(Int(value), header) }
-        let hardware: [(HardwareType, Int32)] = [
-            (.ether, ARPHRD_ETHER), (.ppp, ARPHRD_PPP), (.tunnel, ARPHRD_TUNNEL), (.tunnel6, ARPHRD_TUNNEL6), (.sit, ARPHRD_SIT),
-            (.ipgre, ARPHRD_IPGRE), (.loopback, ARPHRD_LOOPBACK), (.none, ARPHRD_NONE),
-        ]
-        for (type, header) in hardware { XCTAssertEqual(Int32(type.rawValue), header) }
-        XCTAssertEqual(LinkMessage.skipStatistics, UInt32(RTEXT_FILTER_SKIP_STATS))
+    @discardableResult
+    private func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(executable) \(arguments.joined(separator: " "))")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    func testEveryLiteralIsTheHeadersValue() throws {
+        let literals = self.literals
+        let headers = try headerValues(literals.map(\.name))
+        XCTAssertEqual(headers.count, literals.count, "every constant printed")
+        for (name, value) in literals {
+            XCTAssertEqual(value, headers[name], name)
+        }
     }
 }

@@ -1,6 +1,6 @@
 // Kernel and libc declarations that ReachSystem needs, and the few helpers Swift
 // cannot import (function-like macros). No logic lives here. Only ReachSystem imports
-// this module (and KernelConstantsTests, which checks ReachCore's literals against it).
+// this module.
 #ifndef C_REACH_SHIMS_H
 #define C_REACH_SHIMS_H
 

@@ -5,7 +5,7 @@ public struct ICMPCodec: Sendable {
     public let family: any ICMPFamily
     // The family's facts that every datagram needs, read once: through the existential
     // each is a witness call, and a flood parses a datagram per echo.
-    private let checksumCoversMessageOnly: Bool
+    let checksumCoversMessageOnly: Bool
     private let protocolNumber: UInt8
     let echoRequestType: ICMPType
     let echoReplyType: ICMPType
@@ -213,7 +213,7 @@ public struct ICMPCodec: Sendable {
         }
         let destination = family.quotedDestination(quoted)
         let inner = quoted.dropFirst(headerLength)
-        guard family.quotedProtocol(quoted) == protocolNumber, inner.count >= 8,
+        guard family.quotedProtocol(quoted) == protocolNumber, inner.count >= Self.headerLength,
             inner[inner.startIndex] == echoRequestType.rawValue
         else {
             return .error(info: info, quotedDestination: destination, quotedEcho: nil)

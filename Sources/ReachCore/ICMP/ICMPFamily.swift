@@ -29,6 +29,9 @@ public protocol ICMPFamily: Sendable {
     func describe(type: ICMPType, code: UInt8, info: UInt32) -> String
     /// The IP header without options, counted in iputils' "56(84) bytes" header line.
     var ipHeaderLength: Int { get }
+    /// The most echo data one datagram carries (iputils' -s limit): an IPv4 datagram's
+    /// total length (RFC 791) and an IPv6 payload's length (RFC 8200) are 16-bit fields.
+    var largestEchoData: Int { get }
 }
 
 /// An ICMP or ICMPv6 message type (mirrors `<netinet/ip_icmp.h>` / `<netinet/icmp6.h>`);
@@ -65,6 +68,8 @@ public struct ICMPv4: ICMPFamily {
     public var protocolNumber: UInt8 { 1 }
     public var checksumCoversMessageOnly: Bool { true }
     public var ipHeaderLength: Int { 20 }
+    /// 65,535 less the IPv4 header (its length counts in the total) and the ICMP header.
+    public var largestEchoData: Int { 65_535 - ipHeaderLength - ICMPCodec.headerLength }
 
     public static let destinationUnreachable = ICMPType(3)
     public static let sourceQuench = ICMPType(4)
@@ -129,6 +134,8 @@ public struct ICMPv6: ICMPFamily {
     public var protocolNumber: UInt8 { 58 }
     public var checksumCoversMessageOnly: Bool { false }
     public var ipHeaderLength: Int { 40 }
+    /// 65,535 less the ICMPv6 header: the IPv6 header is not in the payload length.
+    public var largestEchoData: Int { 65_535 - ICMPCodec.headerLength }
 
     public static let destinationUnreachable = ICMPType(1)
     public static let packetTooBig = ICMPType(2)

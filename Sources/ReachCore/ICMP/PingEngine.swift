@@ -194,7 +194,7 @@ public struct PingEngine: Sendable {
         let dataIntact = ByteComparison.equal(datagram.bytes[echo.dataStart...], payload)
         // ICMPv6 checksums need the pseudo-header: the kernel verified them.
         let corrupted =
-            target.family == .ipv4
+            codec.checksumCoversMessageOnly
             && !ICMPCodec.checksumVerifies(echo, in: datagram.bytes, dataWordSum: dataIntact ? payloadWordSum : nil)
         let duplicate = !corrupted && probe.state == .answered
         let late = probe.state == .timedOut

@@ -12,7 +12,8 @@ import ReachSystem
 /// for await event in pinger.events() { print(event) }
 /// ```
 // @unchecked: `transport` and `stopRequested` are shared between the caller's thread and
-// the pinger's, and only touched under `lock`.
+// the pinger's, and only touched under `lock`; the resolver, clock and opener are handed to
+// the pinger's one thread when it starts and used only there.
 public final class Pinger: @unchecked Sendable {
     /// Opens the transport for the target's family (SimplePing opens its socket in `start`).
     public typealias TransportOpener = @Sendable (AddressFamily) throws -> PingTransport

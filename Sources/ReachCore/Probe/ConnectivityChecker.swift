@@ -1,12 +1,5 @@
 import ReachSystem
 
-/// Runs one probe to its verdict within a deadline. The system prober is the real
-/// one; tests substitute their own. A probe that cannot run (no ICMP permission, a
-/// failing system call) throws: that is no verdict about the network.
-public protocol ProbeRunner: Sendable {
-    func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult
-}
-
 /// The probes of one check, run in parallel, and the state they add up to.
 public struct ConnectivityReport: Hashable, Sendable {
     public var state: ConnectivityState

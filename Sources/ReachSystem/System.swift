@@ -26,7 +26,10 @@ func syscall<Value: BinaryInteger>(_ name: StaticString, _ body: () -> Value) th
 }
 
 /// The system calls reach makes, one thin wrapper each (swift-system's `system_xxx` shape).
-/// Everything else in ReachSystem calls these; no other module calls the C library.
+/// The rest of ReachSystem makes its system calls through these, and no other module calls
+/// the C library. Library functions that make no system call (memcmp, strerror, the
+/// pthread mutex, sigset_t helpers, inet_pton, getaddrinfo's own retries) and libcap's
+/// calls are used where they are needed, in this module only.
 enum System {
     static func openSocket(_ domain: Int32, _ type: Int32, _ proto: Int32) -> Result<Int32, Errno> {
         retryingInterrupts { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), proto) }
@@ -170,6 +173,50 @@ enum System {
     static func signalDescriptor(for signals: sigset_t) throws(SystemCallError) -> Int32 {
         var set = signals
         return try syscall("signalfd") { signalfd(-1, &set, Int32(SFD_CLOEXEC | SFD_NONBLOCK)) }
+    }
+
+    /// Sets a signal's disposition (signal(2)): a handler, or SIG_IGN.
+    static func setSignalHandler(_ signalNumber: Int32, _ handler: __sighandler_t?) {
+        _ = signal(signalNumber, handler)
+    }
+
+    /// exit(3): stdio flushed, atexit handlers run, then exit_group(2).
+    static func exitProcess(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+
+    static func startThread(
+        _ thread: inout pthread_t, _ body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?,
+        _ context: UnsafeMutableRawPointer
+    ) -> Errno? {
+        let status = pthread_create(&thread, nil, body, context)  // returns the error number
+        if status != 0 { return Errno(rawValue: status) }
+        pthread_detach(thread)
+        return nil
+    }
+
+    /// The effective group and the supplementary groups (getegid(2), getgroups(2)).
+    static func groups() -> [UInt32] {
+        var groups = [UInt32(getegid())]
+        let count = getgroups(0, nil)
+        if count > 0 {
+            var list = [gid_t](repeating: 0, count: Int(count))
+            let got = getgroups(count, &list)
+            if got > 0 { groups += list.prefix(Int(got)).map { UInt32($0) }.filter { !groups.contains($0) } }
+        }
+        return groups
+    }
+
+    /// if_nametoindex(3): 0 when there is no interface by that name.
+    static func interfaceIndex(named name: String) -> UInt32 {
+        if_nametoindex(name)
+    }
+
+    /// if_indextoname(3): nil when there is no interface with that index.
+    static func interfaceName(index: UInt32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(IF_NAMESIZE) + 1)
+        guard if_indextoname(index, &buffer) != nil else { return nil }
+        return string(fromNulTerminated: buffer)
     }
 
     static func clockNanoseconds(_ clock: clockid_t) -> Int64 {

@@ -1,0 +1,13 @@
+import ReachSystem
+
+/// getaddrinfo on a thread that can be abandoned, so the timeout holds even when
+/// the resolver never answers.
+public struct SystemHostResolver: HostResolving {
+    public init() {}
+
+    public func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
+        let lookup = try HostResolution(name: name, family: family)
+        return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds)
+            ?? .notResolved("no answer within \(TimeSpan(milliseconds: Int64(timeoutMilliseconds)).seconds) s")
+    }
+}

@@ -1,0 +1,78 @@
+import ReachSystem
+
+/// The real event sources: one thread blocked in poll() over the rtnetlink multicast socket,
+/// a signalfd, the output's descriptor and, while a name lookup or a connectivity check runs,
+/// its readiness pipe. No Dispatch and no Swift concurrency: an idle Task keeps a Dispatch
+/// worker waking once a second, while a thread blocked in poll() does not wake at all
+/// (docs/LINUX-FACTS.md).
+public final class KernelWatchEvents: WatchEventSource {
+    /// Room for a burst of thousands of route messages before the kernel drops any.
+    public static let defaultReceiveBufferSize: Int32 = 8 << 20
+
+    private let signals: SignalDescriptor
+    private let monitor: NetlinkSocket
+    private let readerDescriptor: Int32?
+    private var lookup: HostResolution?
+    private var check: BackgroundJob<Result<ConnectivityReport, Error>>?
+
+    /// `readerDescriptor`: an output whose reader going away ends the watch (poll reports
+    /// POLLERR on a pipe's write end as soon as its reader closes), nil for none.
+    public init(readerDescriptor: Int32?, receiveBufferSize: Int32 = KernelWatchEvents.defaultReceiveBufferSize) throws {
+        // Signals first, so the resolver threads started later inherit the blocked mask.
+        signals = try SignalDescriptor()
+        // Subscribed before the loop's first evaluation: a change in between is then not lost.
+        monitor = try NetlinkSocket()
+        monitor.setReceiveBuffer(size: receiveBufferSize)
+        for group in NetlinkSocket.reachabilityGroups { try monitor.join(group: group) }
+        self.readerDescriptor = readerDescriptor
+    }
+
+    public func now() -> WatchInstant {
+        WatchInstant(monotonic: SystemClock.monotonicMilliseconds(), wall: SystemClock.realtimeMilliseconds())
+    }
+
+    public func startLookup(name: String, family: AddressFamily?) throws {
+        lookup = try HostResolution(name: name, family: family)
+    }
+
+    public func startCheck(_ checker: ConnectivityChecker) throws {
+        check = try BackgroundJob { Result { try checker.check(routeUsable: true) } }
+    }
+
+    public func wait(timeoutMilliseconds: Int32?) throws -> [WatchInput] {
+        var entries: [(descriptor: Int32, events: PollEvents)] = [(monitor.fileDescriptor, .readable), (signals.fileDescriptor, .readable)]
+        let readerIndex = readerDescriptor.map { descriptor in
+            entries.append((descriptor, []))  // POLLERR / POLLHUP come unasked
+            return entries.count - 1
+        }
+        let lookupIndex = lookup.map { running in
+            entries.append((running.readinessDescriptor, .readable))
+            return entries.count - 1
+        }
+        let checkIndex = check.map { running in
+            entries.append((running.readinessDescriptor, .readable))
+            return entries.count - 1
+        }
+        let ready = try Poll.wait(entries, timeoutMilliseconds: timeoutMilliseconds ?? -1)
+
+        if let readerIndex, !ready[readerIndex].isDisjoint(with: [.error, .hangUp, .invalid]) { return [.readerGone] }
+        if ready[1].contains(.readable), signals.take() != nil { return [.interrupted] }
+        var inputs: [WatchInput] = []
+        if !ready[0].isDisjoint(with: [.readable, .error]) {
+            inputs.append(.kernelChanged(try NetlinkDrain.drain(monitor)))
+        }
+        if let running = lookup, let lookupIndex, ready[lookupIndex].contains(.readable),
+            let answer = try running.wait(timeoutMilliseconds: 0)
+        {
+            lookup = nil
+            inputs.append(.resolved(answer))
+        }
+        if let running = check, let checkIndex, ready[checkIndex].contains(.readable),
+            let answer = try running.wait(timeoutMilliseconds: 0)
+        {
+            check = nil
+            inputs.append(.checked(answer))
+        }
+        return inputs
+    }
+}
