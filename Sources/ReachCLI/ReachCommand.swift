@@ -21,8 +21,9 @@ public struct ReachCommand: ParsableCommand {
     public init() {}
 }
 
-/// How results are printed; shared by every evaluating subcommand.
-struct OutputOptions: ParsableArguments {
+/// How results are printed; shared by every evaluating subcommand. ArgumentParser's copy of
+/// OutputOptions.commandLine (CommandLineDeclarationTests hold it to the declaration).
+struct OutputArguments: ParsableArguments {
     @Flag(name: .long, help: "Print JSON: one object on one line; watch prints one per event (schema in reach(1)).")
     var json = false
 
@@ -31,6 +32,21 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Print nothing; the exit status tells.")
     var quiet = false
+
+    var options: OutputOptions { OutputOptions(json: json, flags: flags, quiet: quiet) }
+}
+
+/// --json, --flags, -q as plain values, whichever reader read them.
+struct OutputOptions: Equatable {
+    var json = false
+    var flags = false
+    var quiet = false
+
+    static let commandLine: [OptionDeclaration<OutputOptions>] = [
+        .flag(long: "json") { $0.json = true },
+        .flag(long: "flags") { $0.flags = true },
+        .flag("q", long: "quiet") { $0.quiet = true },
+    ]
 
     var renderer: ReportRenderer { ReportRenderer(showsFlags: flags) }
 
@@ -44,8 +60,8 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// -4 / -6 and --no-cellular.
-struct PathOptions: ParsableArguments {
+/// -4 / -6 and --no-cellular: ArgumentParser's copy of PathOptions.commandLine.
+struct PathArguments: ParsableArguments {
     @Flag(name: .customShort("4"), help: "IPv4 only.")
     var ipv4 = false
 
@@ -54,6 +70,21 @@ struct PathOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Count a path over a cellular link as not reachable.")
     var noCellular = false
+
+    var options: PathOptions { PathOptions(ipv4: ipv4, ipv6: ipv6, noCellular: noCellular) }
+}
+
+/// -4 / -6 and --no-cellular as plain values.
+struct PathOptions: Equatable {
+    var ipv4 = false
+    var ipv6 = false
+    var noCellular = false
+
+    static let commandLine: [OptionDeclaration<PathOptions>] = [
+        .flag("4") { $0.ipv4 = true },
+        .flag("6") { $0.ipv6 = true },
+        .flag(long: "no-cellular") { $0.noCellular = true },
+    ]
 
     var families: Set<AddressFamily> {
         var families: Set<AddressFamily> = []
@@ -78,6 +109,11 @@ struct PathOptions: ParsableArguments {
     }
 }
 
+// The evaluating subcommands. Each ParsableCommand is ArgumentParser's copy of its options'
+// declaration (`commandLine`; CommandLineDeclarationTests hold the two together) and hands
+// its values to `execute()` on the options, the one run, which a reader without
+// ArgumentParser can reach as well (as PingOptions for `reach ping`).
+
 struct StatusCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -85,9 +121,27 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
         discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are."
     )
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var probes: ProbeOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var probes: ProbeArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: StatusOptions { StatusOptions(path: path.options, probes: probes.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach status`'s command line as plain values, and the run.
+struct StatusOptions: Equatable {
+    var path = PathOptions()
+    var probes = ProbeOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<StatusOptions>(
+        operand: .none,
+        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(ProbeOptions.commandLine) { $1(&$0.probes) },
+        .group(OutputOptions.commandLine) { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         // Bad probe specs are usage errors before anything is looked up or sent.
@@ -109,8 +163,25 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "An IPv4 or IPv6 literal; IPv6 may carry %zone.")
     var address: String
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: AddrOptions { AddrOptions(address: address, path: path.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach addr`'s command line as plain values, and the run.
+struct AddrOptions: Equatable {
+    var address: String
+    var path = PathOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<AddrOptions>(
+        operand: .required { $0.address = $1 },
+        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(OutputOptions.commandLine) { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let target = try TargetArgument.address(address)
@@ -131,10 +202,32 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     // Unconditional: `--timeout -1` is a wrong value, not a missing one.
     @Option(name: .long, parsing: .unconditional,
             help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
-    var timeout: String = "5s"
+    var timeout: String = HostOptions.defaultTimeout
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: HostOptions { HostOptions(name: name, timeout: timeout, path: path.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach host`'s command line as plain values, and the run.
+struct HostOptions: Equatable {
+    static let defaultTimeout = "5s"
+
+    var name: String
+    var timeout = defaultTimeout
+    var path = PathOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<HostOptions>(
+        operand: .required { $0.name = $1 },
+        // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+        options: [.value(long: "timeout", .unconditional) { $0.timeout = $1 }],
+        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(OutputOptions.commandLine) { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         try TargetArgument.validateHostName(name)
