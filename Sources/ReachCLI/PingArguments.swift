@@ -7,7 +7,7 @@
 /// reader takes only the plain forms. Anything else (help, unknown or repeated options,
 /// a missing value, `--`, a second operand) returns nil and goes to ArgumentParser, which
 /// says what is wrong; the values themselves are checked by PingSettings either way.
-/// PingArgumentsTests hold the two to the same result.
+/// PingArgumentsTests and ReachArgumentsTests hold the two to the same result.
 enum PingArguments {
     /// The options `words` (what follows `ping`) give, nil when ArgumentParser should read them.
     static func options(_ words: ArraySlice<String>) -> PingOptions? {

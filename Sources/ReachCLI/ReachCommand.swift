@@ -111,8 +111,8 @@ struct PathOptions: Equatable {
 
 // The evaluating subcommands. Each ParsableCommand is ArgumentParser's copy of its options'
 // declaration (`commandLine`; CommandLineDeclarationTests hold the two together) and hands
-// its values to `execute()` on the options, the one run, which a reader without
-// ArgumentParser can reach as well (as PingOptions for `reach ping`).
+// its values to `execute()` on the options, which ReachArguments reaches without
+// ArgumentParser for plain command lines.
 
 struct StatusCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
