@@ -12,19 +12,18 @@
 /// instantiating one costs 22 K instructions at start-up (the runtime demangles its root and
 /// value types), and every run would pay it for each option. Options shared by several
 /// subcommands (PathOptions, OutputOptions, ProbeOptions) are declared once as a group and
-/// lifted into each subcommand's declaration (`group`), as ArgumentParser's @OptionGroup.
+/// lifted into each subcommand's declaration (`member`), as ArgumentParser's @OptionGroup.
 struct CommandLineDeclaration<Options>: Sendable {
     let operand: Operand
     let options: [OptionDeclaration<Options>]
 
-    /// `options`, then the options of each group (`.group(PathOptions.commandLine) { $1(&$0.path) }`).
-    init(operand: Operand, options: [OptionDeclaration<Options>] = [], groups: [OptionDeclaration<Options>]...) {
-        var all = options
-        for group in groups { all += group }
+    /// `options` holds the subcommand's own and its groups' (`+ PathOptions.commandLine { $1(&$0.path) }`):
+    /// one array, not an array of arrays, which would be one more type for the runtime to make.
+    init(operand: Operand, options: [OptionDeclaration<Options>]) {
         // The fast reader keeps which options it has seen in the bits of a UInt64.
-        precondition(all.count <= 64, "at most 64 options")
+        precondition(options.count <= 64, "at most 64 options")
         self.operand = operand
-        self.options = all
+        self.options = options
     }
 
     /// The words that are not options: none (`status`), exactly one (`addr`'s address,
@@ -47,16 +46,6 @@ struct CommandLineDeclaration<Options>: Sendable {
             if let long = option.long, long.utf8.elementsEqual(name) { return (position, option) }
         }
         return nil
-    }
-}
-
-extension Array {
-    /// The options of a group (PathOptions...), each setting its field inside the field of
-    /// `Options` that `field` names: `.group(PathOptions.commandLine) { $1(&$0.path) }`.
-    static func group<Options, Group>(
-        _ options: [OptionDeclaration<Group>], _ field: @escaping GroupField<Options, Group>
-    ) -> Self where Element == OptionDeclaration<Options> {
-        options.map { $0.lifted(field) }
     }
 }
 
@@ -128,6 +117,15 @@ struct OptionDeclaration<Options>: Sendable {
             set(&options, text)
             return true
         }
+    }
+
+    /// A group's option (PathOptions' `-4`), declared for each subcommand that has the group:
+    /// it sets its field inside the field of `Options` that `group` names. A group declares
+    /// its options in a generic function of its own (`PathOptions.commandLine(in:)`), not in
+    /// an array of its own type: the first array of each new element type costs the runtime
+    /// about 17 K instructions to make its type, at every start.
+    static func member<Group>(_ option: OptionDeclaration<Group>, in group: @escaping GroupField<Options, Group>) -> Self {
+        option.lifted(group)
     }
 
     /// The same option, setting its field inside the field of `Outer` that `group` names.

@@ -28,11 +28,14 @@ struct ProbeOptions: Equatable {
     var probeTimeout = defaultTimeout
     var expect: String?
 
-    static let commandLine: [OptionDeclaration<ProbeOptions>] = [
-        .values(long: "probe", .next) { $0.specs.append($1) },
-        .value(long: "probe-timeout", .unconditional) { $0.probeTimeout = $1 },
-        .value(long: "expect", .next) { $0.expect = $1 },
-    ]
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, ProbeOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.values(long: "probe", .next) { $0.specs.append($1) }, in: group),
+            .member(.value(long: "probe-timeout", .unconditional) { $0.probeTimeout = $1 }, in: group),
+            .member(.value(long: "expect", .next) { $0.expect = $1 }, in: group),
+        ]
+    }
 
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.

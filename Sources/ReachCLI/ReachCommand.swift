@@ -42,11 +42,14 @@ struct OutputOptions: Equatable {
     var flags = false
     var quiet = false
 
-    static let commandLine: [OptionDeclaration<OutputOptions>] = [
-        .flag(long: "json") { $0.json = true },
-        .flag(long: "flags") { $0.flags = true },
-        .flag("q", long: "quiet") { $0.quiet = true },
-    ]
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, OutputOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.flag(long: "json") { $0.json = true }, in: group),
+            .member(.flag(long: "flags") { $0.flags = true }, in: group),
+            .member(.flag("q", long: "quiet") { $0.quiet = true }, in: group),
+        ]
+    }
 
     var renderer: ReportRenderer { ReportRenderer(showsFlags: flags) }
 
@@ -80,11 +83,14 @@ struct PathOptions: Equatable {
     var ipv6 = false
     var noCellular = false
 
-    static let commandLine: [OptionDeclaration<PathOptions>] = [
-        .flag("4") { $0.ipv4 = true },
-        .flag("6") { $0.ipv6 = true },
-        .flag(long: "no-cellular") { $0.noCellular = true },
-    ]
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, PathOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.flag("4") { $0.ipv4 = true }, in: group),
+            .member(.flag("6") { $0.ipv6 = true }, in: group),
+            .member(.flag(long: "no-cellular") { $0.noCellular = true }, in: group),
+        ]
+    }
 
     var families: Set<AddressFamily> {
         var families: Set<AddressFamily> = []
@@ -140,8 +146,8 @@ struct StatusOptions: Equatable {
 
     static let commandLine = CommandLineDeclaration<StatusOptions>(
         operand: .none,
-        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(ProbeOptions.commandLine) { $1(&$0.probes) },
-        .group(OutputOptions.commandLine) { $1(&$0.output) })
+        options: PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         // Bad probe specs are usage errors before anything is looked up or sent.
@@ -181,7 +187,7 @@ struct AddrOptions: Equatable {
 
     static let commandLine = CommandLineDeclaration<AddrOptions>(
         operand: .required { $0.address = $1 },
-        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(OutputOptions.commandLine) { $1(&$0.output) })
+        options: PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let target = try TargetArgument.address(address)
@@ -226,8 +232,8 @@ struct HostOptions: Equatable {
     static let commandLine = CommandLineDeclaration<HostOptions>(
         operand: .required { $0.name = $1 },
         // Unconditional: `--timeout -1` is a wrong value, not a missing one.
-        options: [.value(long: "timeout", .unconditional) { $0.timeout = $1 }],
-        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(OutputOptions.commandLine) { $1(&$0.output) })
+        options: [.value(long: "timeout", .unconditional) { $0.timeout = $1 }]
+            + PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         try TargetArgument.validateHostName(name)

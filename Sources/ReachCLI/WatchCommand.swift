@@ -114,9 +114,9 @@ struct WatchOptions: Equatable {
             .value(long: "probe-interval", .unconditional) { $0.probeInterval = $1 },
             .flag(long: "debug-stats") { $0.debugStats = true },
             .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
-        ],
-        groups: .group(PathOptions.commandLine) { $1(&$0.path) }, .group(ProbeOptions.commandLine) { $1(&$0.probes) },
-        .group(OutputOptions.commandLine) { $1(&$0.output) })
+        ]
+            + PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let watchTarget = try parsedTarget()
