@@ -1,66 +1,150 @@
 /// A subcommand's command line declared once: its operand and, for each option, the short
-/// letter and long name, whether it takes a value, and the field of `Options` it sets.
+/// letter and long name, whether it takes a value (and how many times), and how it sets
+/// the subcommand's `Options`.
 ///
-/// Two readers work from it. The fast reader below (`read`) takes the plain getopt forms
-/// without ArgumentParser, from this table alone. ArgumentParser's reader is the
-/// subcommand's ParsableCommand, whose properties cannot be generated from a table: a test
-/// holds them to the declaration instead (same names, arity, value parsing and field, and
-/// nothing more), as PingDeclarationTests does for `reach ping`.
+/// Two readers work from it. The fast reader below (`read`) takes the plain forms without
+/// ArgumentParser, from this table alone. ArgumentParser's reader is the subcommand's
+/// ParsableCommand, whose properties cannot be generated from a table: a test holds them to
+/// the declaration instead (same names, arity, value parsing, repeatability and field, and
+/// nothing more), CommandLineDeclarationTests for every subcommand.
 ///
-/// The field an option sets is a closure that hands it, inout, to the reader: `{ $1(&$0.count) }`.
-/// Not a key path: instantiating one costs 22 K instructions at start-up (the runtime
-/// demangles its root and value types), and `reach ping` would pay it for each option.
+/// An option sets its field through a closure: `{ $0.count = $1 }`. Not a key path:
+/// instantiating one costs 22 K instructions at start-up (the runtime demangles its root and
+/// value types), and every run would pay it for each option. Options shared by several
+/// subcommands (PathOptions, OutputOptions, ProbeOptions) are declared once as a group and
+/// lifted into each subcommand's declaration (`member`), as ArgumentParser's @OptionGroup.
 struct CommandLineDeclaration<Options>: Sendable {
-    /// Where the one operand goes (ping's host).
-    let operand: OptionField<Options, String>
+    let operand: Operand
     let options: [OptionDeclaration<Options>]
 
-    /// The option whose short name is `letter`.
-    func option(letter: UInt8) -> OptionDeclaration<Options>? {
-        for option in options where option.letter == letter { return option }
+    /// `options` holds the subcommand's own and its groups' (`+ PathOptions.commandLine { $1(&$0.path) }`):
+    /// one array, not an array of arrays, which would be one more type for the runtime to make.
+    init(operand: Operand, options: [OptionDeclaration<Options>]) {
+        // The fast reader keeps which options it has seen in the bits of a UInt64.
+        precondition(options.count <= 64, "at most 64 options")
+        self.operand = operand
+        self.options = options
+    }
+
+    /// The words that are not options: none (`status`), exactly one (`addr`'s address,
+    /// ping's host), or at most one (`watch`'s target).
+    enum Operand: Sendable {
+        case none
+        case required(@Sendable (inout Options, String) -> Void)
+        case optional(@Sendable (inout Options, String) -> Void)
+    }
+
+    /// The option whose short name is `letter`, and its position.
+    func option(letter: UInt8) -> (position: Int, option: OptionDeclaration<Options>)? {
+        for (position, option) in options.enumerated() where option.letter == letter { return (position, option) }
         return nil
     }
 
-    /// The option whose long name is `name` (the word without its two dashes).
-    func option<Name: Collection<UInt8>>(long name: Name) -> OptionDeclaration<Options>? {
-        for option in options {
-            if let long = option.long, long.utf8.elementsEqual(name) { return option }
+    /// The option whose long name is `name` (the word without its two dashes), and its position.
+    func option<Name: Collection<UInt8>>(long name: Name) -> (position: Int, option: OptionDeclaration<Options>)? {
+        for (position, option) in options.enumerated() {
+            if let long = option.long, long.utf8.elementsEqual(name) { return (position, option) }
         }
         return nil
     }
 }
 
-/// One field of `Options`, as a declaration names it: the closure calls its second argument
-/// with the field, inout, and returns what that returns (false: the field was set before).
-typealias OptionField<Options, Value> = @Sendable (inout Options, (inout Value) -> Bool) -> Bool
+/// A group's field of `Options`: the closure calls its second argument with the field, inout,
+/// and returns what that returns.
+typealias GroupField<Options, Group> = @Sendable (inout Options, (inout Group) -> Bool) -> Bool
 
-/// One option: `-c COUNT`, `-q`, `--json`.
+/// One option: `-c COUNT`, `-q`, `--json`, `--timeout DURATION`, `--probe SPEC` (repeatable).
 struct OptionDeclaration<Options>: Sendable {
     /// The short name, an ASCII letter or digit (`c` of `-c`); nil for a long-only option.
+    /// A short option with a value also takes it joined (`-c5`: ArgumentParser's `allowingJoined`).
     let letter: UInt8?
     /// The long name without its dashes (`json` of `--json`); nil for a short-only option.
+    /// A long option with a value takes it as the next word or after `=` (`--timeout=5s`).
     let long: String?
     /// Whether it takes a value, and what it sets.
     let setting: Setting
 
     enum Setting: Sendable {
         /// A flag, which takes no value: sets its field to true. Given twice, it is an error.
-        case flag(OptionField<Options, Bool>)
-        /// An option with one value: stores the value's text (checked after reading, the same
-        /// for both readers). Given twice, it is an error.
-        case value(OptionField<Options, String?>, ValueParsing)
+        case flag(@Sendable (inout Options) -> Void)
+        /// An option with a value, which `store` sets; `store` answers false when the text is
+        /// no value of the field's type (ArgumentParser's `init?(argument:)` failing), which
+        /// ArgumentParser explains. Text values are stored as given and checked after reading,
+        /// the same for both readers. Given twice, it is an error unless `repeats` (an array).
+        case value(ValueParsing, repeats: Bool, store: @Sendable (inout Options, String) -> Bool)
     }
 
-    static func flag(_ letter: Unicode.Scalar, _ field: @escaping OptionField<Options, Bool>) -> Self {
-        Self(letter: UInt8(ascii: letter), long: nil, setting: .flag(field))
+    static func flag(_ letter: Unicode.Scalar, long: String? = nil, _ set: @escaping @Sendable (inout Options) -> Void) -> Self {
+        Self(letter: UInt8(ascii: letter), long: long, setting: .flag(set))
     }
 
-    static func flag(long: String, _ field: @escaping OptionField<Options, Bool>) -> Self {
-        Self(letter: nil, long: long, setting: .flag(field))
+    static func flag(long: String, _ set: @escaping @Sendable (inout Options) -> Void) -> Self {
+        Self(letter: nil, long: long, setting: .flag(set))
     }
 
-    static func value(_ letter: Unicode.Scalar, _ parsing: ValueParsing, _ field: @escaping OptionField<Options, String?>) -> Self {
-        Self(letter: UInt8(ascii: letter), long: nil, setting: .value(field, parsing))
+    /// `-c VALUE`, stored as text.
+    static func value(
+        _ letter: Unicode.Scalar, _ parsing: ValueParsing, _ set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(letter: UInt8(ascii: letter), long: nil, setting: .value(parsing, repeats: false, store: Self.storing(set)))
+    }
+
+    /// `--name VALUE`, stored as text.
+    static func value(long: String, _ parsing: ValueParsing, _ set: @escaping @Sendable (inout Options, String) -> Void) -> Self {
+        Self(letter: nil, long: long, setting: .value(parsing, repeats: false, store: Self.storing(set)))
+    }
+
+    /// `--name VALUE ...`, each value appended as text.
+    static func values(long: String, _ parsing: ValueParsing, _ append: @escaping @Sendable (inout Options, String) -> Void) -> Self {
+        Self(letter: nil, long: long, setting: .value(parsing, repeats: true, store: Self.storing(append)))
+    }
+
+    /// `--name N`: an integer, read as ArgumentParser reads one (`Int("7")`, no spaces, no 0x).
+    static func integer<Integer: FixedWidthInteger & SendableMetatype>(
+        long: String, _ parsing: ValueParsing, _ set: @escaping @Sendable (inout Options, Integer) -> Void
+    ) -> Self {
+        Self(
+            letter: nil, long: long,
+            setting: .value(parsing, repeats: false) { options, text in
+                guard let value = Integer(text) else { return false }
+                set(&options, value)
+                return true
+            })
+    }
+
+    private static func storing(_ set: @escaping @Sendable (inout Options, String) -> Void) -> @Sendable (inout Options, String) -> Bool {
+        { options, text in
+            set(&options, text)
+            return true
+        }
+    }
+
+    /// A group's option (PathOptions' `-4`), declared for each subcommand that has the group:
+    /// it sets its field inside the field of `Options` that `group` names. A group declares
+    /// its options in a generic function of its own (`PathOptions.commandLine(in:)`), not in
+    /// an array of its own type: the first array of each new element type costs the runtime
+    /// about 17 K instructions to make its type, at every start.
+    static func member<Group>(_ option: OptionDeclaration<Group>, in group: @escaping GroupField<Options, Group>) -> Self {
+        option.lifted(group)
+    }
+
+    /// The same option, setting its field inside the field of `Outer` that `group` names.
+    func lifted<Outer>(_ group: @escaping GroupField<Outer, Options>) -> OptionDeclaration<Outer> {
+        switch setting {
+        case .flag(let set):
+            return OptionDeclaration<Outer>(
+                letter: letter, long: long,
+                setting: .flag { outer in
+                    _ = group(&outer) { inner in
+                        set(&inner)
+                        return true
+                    }
+                })
+        case .value(let parsing, let repeats, let store):
+            return OptionDeclaration<Outer>(
+                letter: letter, long: long,
+                setting: .value(parsing, repeats: repeats) { outer, text in group(&outer) { store(&$0, text) } })
+        }
     }
 }
 
@@ -76,58 +160,97 @@ enum ValueParsing: Sendable {
 // MARK: - The fast reader
 
 extension CommandLineDeclaration {
-    /// The options `words` give, read as getopt(3) reads them (`-c 5`, `-c5`, grouped flags
-    /// such as `-qn`, options before or after the operand), starting from `initial`; nil for
-    /// anything else, which ArgumentParser reads and, if it is a mistake, explains: help,
-    /// unknown or repeated options, a missing value, `--`, a second or no operand, a long
-    /// option with a value.
+    /// The options `words` give, read as getopt(3) and getopt_long(3) read them (`-c 5`,
+    /// `-c5`, grouped flags such as `-qn`, `--timeout 5s`, `--timeout=5s`, options before or
+    /// after the operand), starting from `initial`; nil for anything else, which
+    /// ArgumentParser reads and, if it is a mistake, explains: help, unknown or repeated
+    /// options, a missing or mistyped value, `--`, an operand too many or missing.
     func read(_ words: ArraySlice<String>, into initial: Options) -> Options? {
         var options = initial
+        var seen: UInt64 = 0
         var hasOperand = false
         var index = words.startIndex
+        // Marks the option at `position` as given; false when it was, and may not be again.
+        func firstUse(_ position: Int, of option: OptionDeclaration<Options>) -> Bool {
+            let bit: UInt64 = 1 << UInt64(position)
+            if seen & bit != 0, case .value(_, true, _) = option.setting { return true }
+            guard seen & bit == 0 else { return false }
+            seen |= bit
+            return true
+        }
+        // The word after a value option, if it may be its value.
+        func nextValue(_ parsing: ValueParsing) -> String? {
+            guard index < words.endIndex else { return nil }
+            let value = words[index]
+            index += 1
+            // `.next` takes no option-like value; `.unconditional` takes any word, but
+            // ArgumentParser still reads every word for help, the version and completions
+            // (`-qh` is help, `---json` an invalid option): of the option-like words, only a
+            // negative number's (`-1`, `-0.5`, `-1s`) is taken here.
+            if parsing == .next && (value.hasPrefix("-") || value.isEmpty) { return nil }
+            if value.hasPrefix("-") && !Self.isNegativeNumber(value) { return nil }
+            return value
+        }
         while index < words.endIndex {
             let word = words[index]
             index += 1
             let bytes = Array(word.utf8)
             if bytes.count > 2, bytes[0] == UInt8(ascii: "-"), bytes[1] == UInt8(ascii: "-") {
-                // A long flag (`--json`); a long option's value (`--name value`, `--name=value`) is left to ArgumentParser.
-                guard let option = option(long: bytes[2...]), case .flag(let field) = option.setting,
-                    field(&options, Self.set)
-                else { return nil }
+                // `--json`, `--timeout 5s`, `--timeout=5s`.
+                let nameEnd = bytes.firstIndex(of: UInt8(ascii: "=")) ?? bytes.endIndex
+                guard let (position, option) = option(long: bytes[2..<nameEnd]), firstUse(position, of: option) else { return nil }
+                switch option.setting {
+                case .flag(let set):
+                    guard nameEnd == bytes.endIndex else { return nil }  // `--json=1`
+                    set(&options)
+                case .value(let parsing, _, let store):
+                    let value: String
+                    if nameEnd < bytes.endIndex {
+                        value = String(decoding: bytes[(nameEnd + 1)...], as: UTF8.self)
+                        // An empty or option-like joined value is left to ArgumentParser to judge.
+                        guard !value.isEmpty, !value.hasPrefix("-") else { return nil }
+                    } else {
+                        guard let next = nextValue(parsing) else { return nil }
+                        value = next
+                    }
+                    guard store(&options, value) else { return nil }
+                }
             } else if bytes.count >= 2, bytes[0] == UInt8(ascii: "-"), bytes[1] != UInt8(ascii: "-") {
                 // One value option, its value joined or next; or a group of flags.
-                if let option = option(letter: bytes[1]), case .value(let field, let parsing) = option.setting {
+                if let (position, option) = option(letter: bytes[1]), case .value(let parsing, _, let store) = option.setting {
+                    guard firstUse(position, of: option) else { return nil }
                     let value: String
                     if bytes.count > 2 {
                         // `-c5`; a joined value that could read as an option is left to ArgumentParser.
                         guard !bytes[2...].contains(UInt8(ascii: "-")), !bytes[2...].contains(UInt8(ascii: "=")) else { return nil }
                         value = String(decoding: bytes[2...], as: UTF8.self)
                     } else {
-                        guard index < words.endIndex else { return nil }
-                        value = words[index]
-                        index += 1
-                        // `.next` takes no option-like value; `.unconditional` takes any word.
-                        if parsing == .next && (value.hasPrefix("-") || value.isEmpty) { return nil }
-                        // ArgumentParser ends options at `--` and looks for help anywhere, values included.
-                        if value == "--" || Self.isHelpRequest(value) { return nil }
+                        guard let next = nextValue(parsing) else { return nil }
+                        value = next
                     }
-                    guard field(&options, { Self.store(value, in: &$0) }) else { return nil }
+                    guard store(&options, value) else { return nil }
                 } else {
                     for letter in bytes[1...] {
-                        guard let option = option(letter: letter), case .flag(let field) = option.setting,
-                            field(&options, Self.set)
+                        guard let (position, option) = option(letter: letter), case .flag(let set) = option.setting,
+                            firstUse(position, of: option)
                         else { return nil }
+                        set(&options)
                     }
                 }
             } else if !bytes.isEmpty, bytes[0] != UInt8(ascii: "-") {
-                guard !hasOperand else { return nil }
-                _ = operand(&options) { Self.store(word, in: &$0) }
-                hasOperand = true
+                switch operand {
+                case .none: return nil
+                case .required(let set), .optional(let set):
+                    guard !hasOperand else { return nil }
+                    set(&options, word)
+                    hasOperand = true
+                }
             } else {
                 return nil  // "-", "--", ""
             }
         }
-        return hasOperand ? options : nil
+        if case .required = operand, !hasOperand { return nil }
+        return options
     }
 
     /// getopt's rule that ArgumentParser lacks: a group of flags may end in a value option,
@@ -173,35 +296,17 @@ extension CommandLineDeclaration {
     }
 
     private func isFlag(_ letter: UInt8) -> Bool {
-        if case .flag = option(letter: letter)?.setting { true } else { false }
+        if case .flag = option(letter: letter)?.option.setting { true } else { false }
     }
 
     private func takesValue(_ letter: UInt8) -> Bool {
-        if case .value = option(letter: letter)?.setting { true } else { false }
+        if case .value = option(letter: letter)?.option.setting { true } else { false }
     }
 
-    /// Sets a flag; false when it was set before.
-    private static func set(_ flag: inout Bool) -> Bool {
-        guard !flag else { return false }
-        flag = true
-        return true
-    }
-
-    /// Stores a value; false when there was one before.
-    private static func store(_ value: String, in slot: inout String?) -> Bool {
-        guard slot == nil else { return false }
-        slot = value
-        return true
-    }
-
-    /// Stores the operand.
-    private static func store(_ value: String, in slot: inout String) -> Bool {
-        slot = value
-        return true
-    }
-
-    /// The words by which ArgumentParser prints help or the version.
-    private static func isHelpRequest(_ word: String) -> Bool {
-        word == "-h" || word == "--help" || word == "-help" || word == "--version"
+    /// `-` then a digit or a point: `-1`, `-0.5`, `-1s`.
+    private static func isNegativeNumber(_ word: String) -> Bool {
+        let bytes = word.utf8.dropFirst()
+        guard let first = bytes.first else { return false }
+        return (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) || first == UInt8(ascii: ".")
     }
 }

@@ -7,7 +7,7 @@
 /// reader takes only the plain forms. Anything else (help, unknown or repeated options,
 /// a missing value, `--`, a second operand) returns nil and goes to ArgumentParser, which
 /// says what is wrong; the values themselves are checked by PingSettings either way.
-/// PingArgumentsTests hold the two to the same result.
+/// PingArgumentsTests and ReachArgumentsTests hold the two to the same result.
 enum PingArguments {
     /// The options `words` (what follows `ping`) give, nil when ArgumentParser should read them.
     static func options(_ words: ArraySlice<String>) -> PingOptions? {
@@ -22,26 +22,26 @@ enum PingArguments {
 
 extension PingOptions {
     /// `reach ping`'s options, each once: the fast reader reads them from here, and
-    /// PingDeclarationTests hold PingCommand's ArgumentParser properties to the same letters,
+    /// CommandLineDeclarationTests hold PingCommand's ArgumentParser properties to the same letters,
     /// arity, value parsing and fields. The letters are iputils ping's (ping(8)).
     static let commandLine = CommandLineDeclaration<PingOptions>(
-        operand: { $1(&$0.host) },
+        operand: .required { $0.host = $1 },
         options: [
             // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
-            .value("c", .unconditional) { $1(&$0.count) },
-            .value("i", .unconditional) { $1(&$0.interval) },
-            .value("W", .unconditional) { $1(&$0.timeout) },
-            .value("w", .unconditional) { $1(&$0.deadline) },
-            .value("s", .unconditional) { $1(&$0.size) },
-            .value("t", .unconditional) { $1(&$0.ttl) },
-            .value("I", .next) { $1(&$0.interface) },
-            .flag("4") { $1(&$0.ipv4) },
-            .flag("6") { $1(&$0.ipv6) },
-            .flag("q") { $1(&$0.quiet) },
-            .flag("n") { $1(&$0.numeric) },
-            .flag("D") { $1(&$0.timestamps) },
-            .flag("O") { $1(&$0.outstanding) },
-            .flag("f") { $1(&$0.flood) },
-            .flag(long: "json") { $1(&$0.json) },
+            .value("c", .unconditional) { $0.count = $1 },
+            .value("i", .unconditional) { $0.interval = $1 },
+            .value("W", .unconditional) { $0.timeout = $1 },
+            .value("w", .unconditional) { $0.deadline = $1 },
+            .value("s", .unconditional) { $0.size = $1 },
+            .value("t", .unconditional) { $0.ttl = $1 },
+            .value("I", .next) { $0.interface = $1 },
+            .flag("4") { $0.ipv4 = true },
+            .flag("6") { $0.ipv6 = true },
+            .flag("q") { $0.quiet = true },
+            .flag("n") { $0.numeric = true },
+            .flag("D") { $0.timestamps = true },
+            .flag("O") { $0.outstanding = true },
+            .flag("f") { $0.flood = true },
+            .flag(long: "json") { $0.json = true },
         ])
 }

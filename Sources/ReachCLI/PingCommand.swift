@@ -15,7 +15,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     )
 
     // These properties are ArgumentParser's copy of PingOptions.commandLine, the one
-    // declaration of ping's options (PingArguments.swift); PingDeclarationTests hold them to it.
+    // declaration of ping's options (PingArguments.swift); CommandLineDeclarationTests hold them to it.
     // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
     @Argument(help: "A host name or an IPv4/IPv6 literal; IPv6 may carry %interface.")
     var host: String

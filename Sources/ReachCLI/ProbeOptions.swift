@@ -3,7 +3,8 @@ import ReachCore
 import ReachSystem
 
 /// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`).
-struct ProbeOptions: ParsableArguments {
+/// ArgumentParser's copy of ProbeOptions.commandLine (CommandLineDeclarationTests hold it to it).
+struct ProbeArguments: ParsableArguments {
     @Option(name: .customLong("probe"), help: ArgumentHelp(
         "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable).",
         valueName: "spec"))
@@ -11,10 +12,30 @@ struct ProbeOptions: ParsableArguments {
 
     // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
     @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Bound on each probe: 5, 1.5s, 300ms.", valueName: "duration"))
-    var probeTimeout: String = "5s"
+    var probeTimeout: String = ProbeOptions.defaultTimeout
 
     @Option(name: .long, help: ArgumentHelp("Text the body of an HTTP 200 must contain to pass.", valueName: "text"))
     var expect: String?
+
+    var options: ProbeOptions { ProbeOptions(specs: specs, probeTimeout: probeTimeout, expect: expect) }
+}
+
+/// The probe options as plain values, whichever reader read them, and the check they ask for.
+struct ProbeOptions: Equatable {
+    static let defaultTimeout = "5s"
+
+    var specs: [String] = []
+    var probeTimeout = defaultTimeout
+    var expect: String?
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, ProbeOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.values(long: "probe", .next) { $0.specs.append($1) }, in: group),
+            .member(.value(long: "probe-timeout", .unconditional) { $0.probeTimeout = $1 }, in: group),
+            .member(.value(long: "expect", .next) { $0.expect = $1 }, in: group),
+        ]
+    }
 
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
     /// ping_common.c): only CAP_NET_RAW kept, raised around socket(), all dropped after.

@@ -21,8 +21,9 @@ public struct ReachCommand: ParsableCommand {
     public init() {}
 }
 
-/// How results are printed; shared by every evaluating subcommand.
-struct OutputOptions: ParsableArguments {
+/// How results are printed; shared by every evaluating subcommand. ArgumentParser's copy of
+/// OutputOptions.commandLine (CommandLineDeclarationTests hold it to the declaration).
+struct OutputArguments: ParsableArguments {
     @Flag(name: .long, help: "Print JSON: one object on one line; watch prints one per event (schema in reach(1)).")
     var json = false
 
@@ -31,6 +32,24 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(name: .shortAndLong, help: "Print nothing; the exit status tells.")
     var quiet = false
+
+    var options: OutputOptions { OutputOptions(json: json, flags: flags, quiet: quiet) }
+}
+
+/// --json, --flags, -q as plain values, whichever reader read them.
+struct OutputOptions: Equatable {
+    var json = false
+    var flags = false
+    var quiet = false
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, OutputOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.flag(long: "json") { $0.json = true }, in: group),
+            .member(.flag(long: "flags") { $0.flags = true }, in: group),
+            .member(.flag("q", long: "quiet") { $0.quiet = true }, in: group),
+        ]
+    }
 
     var renderer: ReportRenderer { ReportRenderer(showsFlags: flags) }
 
@@ -44,8 +63,8 @@ struct OutputOptions: ParsableArguments {
     }
 }
 
-/// -4 / -6 and --no-cellular.
-struct PathOptions: ParsableArguments {
+/// -4 / -6 and --no-cellular: ArgumentParser's copy of PathOptions.commandLine.
+struct PathArguments: ParsableArguments {
     @Flag(name: .customShort("4"), help: "IPv4 only.")
     var ipv4 = false
 
@@ -54,6 +73,24 @@ struct PathOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Count a path over a cellular link as not reachable.")
     var noCellular = false
+
+    var options: PathOptions { PathOptions(ipv4: ipv4, ipv6: ipv6, noCellular: noCellular) }
+}
+
+/// -4 / -6 and --no-cellular as plain values.
+struct PathOptions: Equatable {
+    var ipv4 = false
+    var ipv6 = false
+    var noCellular = false
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, PathOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.flag("4") { $0.ipv4 = true }, in: group),
+            .member(.flag("6") { $0.ipv6 = true }, in: group),
+            .member(.flag(long: "no-cellular") { $0.noCellular = true }, in: group),
+        ]
+    }
 
     var families: Set<AddressFamily> {
         var families: Set<AddressFamily> = []
@@ -68,8 +105,14 @@ struct PathOptions: ParsableArguments {
     /// An address literal has one family: -4 with -6 is refused for it, and -4 or -6 must
     /// name its family.
     func check(_ address: IPAddress, written text: String) throws {
-        if families.count > 1 { throw UsageError("-4 and -6 cannot be combined for an address") }
-        try FamilyMismatch.check(address, against: singleFamily, target: text)
+        try FamilyMismatch.check(address, against: try family(for: "an address"), target: text)
+    }
+
+    /// The family one target is looked up in, nil for either: -4 with -6 is refused for a
+    /// single target (`status` alone takes both, to require both).
+    func family(for target: String) throws -> AddressFamily? {
+        if families.count > 1 { throw UsageError("-4 and -6 cannot be combined for \(target)") }
+        return singleFamily
     }
 
     func makeEvaluator() throws -> ReachabilityEvaluator {
@@ -78,6 +121,11 @@ struct PathOptions: ParsableArguments {
     }
 }
 
+// The evaluating subcommands. Each ParsableCommand is ArgumentParser's copy of its options'
+// declaration (`commandLine`; CommandLineDeclarationTests hold the two together) and hands
+// its values to `execute()` on the options, which ReachArguments reaches without
+// ArgumentParser for plain command lines.
+
 struct StatusCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "status",
@@ -85,9 +133,27 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
         discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are."
     )
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var probes: ProbeOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var probes: ProbeArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: StatusOptions { StatusOptions(path: path.options, probes: probes.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach status`'s command line as plain values, and the run.
+struct StatusOptions: Equatable {
+    var path = PathOptions()
+    var probes = ProbeOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<StatusOptions>(
+        operand: .none,
+        options: PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         // Bad probe specs are usage errors before anything is looked up or sent.
@@ -109,8 +175,25 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
     @Argument(help: "An IPv4 or IPv6 literal; IPv6 may carry %zone.")
     var address: String
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: AddrOptions { AddrOptions(address: address, path: path.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach addr`'s command line as plain values, and the run.
+struct AddrOptions: Equatable {
+    var address: String
+    var path = PathOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<AddrOptions>(
+        operand: .required { $0.address = $1 },
+        options: PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let target = try TargetArgument.address(address)
@@ -131,16 +214,38 @@ struct HostCommand: ParsableCommand, ReachRunnable {
     // Unconditional: `--timeout -1` is a wrong value, not a missing one.
     @Option(name: .long, parsing: .unconditional,
             help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
-    var timeout: String = "5s"
+    var timeout: String = HostOptions.defaultTimeout
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: HostOptions { HostOptions(name: name, timeout: timeout, path: path.options, output: output.options) }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach host`'s command line as plain values, and the run.
+struct HostOptions: Equatable {
+    static let defaultTimeout = "5s"
+
+    var name: String
+    var timeout = defaultTimeout
+    var path = PathOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<HostOptions>(
+        operand: .required { $0.name = $1 },
+        // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+        options: [.value(long: "timeout", .unconditional) { $0.timeout = $1 }]
+            + PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         try TargetArgument.validateHostName(name)
         let limit = try DurationArgument.positive(timeout, option: "--timeout")
-        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
-        let report = try path.makeEvaluator().evaluate(host: name, family: path.singleFamily, timeoutMilliseconds: limit.pollTimeout)
+        let family = try path.family(for: "a host")
+        let report = try path.makeEvaluator().evaluate(host: name, family: family, timeoutMilliseconds: limit.pollTimeout)
         return output.emit(report, command: "host")
     }
 }

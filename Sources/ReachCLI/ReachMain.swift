@@ -32,14 +32,14 @@ public enum ReachMain {
         var status: ExitStatus
         do {
             try checkHelpTopics(arguments)
-            // `reach ping` in its plain forms skips ArgumentParser's start-up (PingArguments);
-            // everything else, and every mistake, goes through it.
+            // Plain command lines skip ArgumentParser's start-up (ReachArguments); everything
+            // else, and every mistake, goes through it.
             var arguments = arguments
             if arguments.first == "ping" {
                 arguments = ["ping"] + PingArguments.splittingFlagGroups(arguments.dropFirst())
             }
-            if arguments.first == "ping", let ping = PingArguments.options(arguments.dropFirst()) {
-                status = try ping.execute()
+            if let invocation = ReachArguments.invocation(arguments) {
+                status = try invocation.execute()
             } else {
                 status = try dispatch(try ReachCommand.parseAsRoot(arguments))
             }

@@ -22,6 +22,8 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             """
     )
 
+    // ArgumentParser's copy of WatchOptions.commandLine; CommandLineDeclarationTests hold
+    // these properties to it.
     @Argument(help: "A host name or IP address; none: the internet, as in `status`.")
     var target: String?
 
@@ -37,7 +39,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
-    var settle: String = "0"
+    var settle: String = WatchOptions.defaultSettle
 
     @Option(
         name: .long, parsing: .unconditional,
@@ -50,12 +52,12 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
-    var resolveInterval: String = "60s"
+    var resolveInterval: String = WatchOptions.defaultInterval
 
     @Option(
         name: .long, parsing: .unconditional,
         help: ArgumentHelp("With --probe: check again this often (up to 4 times as long while failing).", valueName: "duration"))
-    var probeInterval: String = "60s"
+    var probeInterval: String = WatchOptions.defaultInterval
 
     @Flag(name: .long, help: .hidden)
     var debugStats = false
@@ -64,9 +66,57 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(name: .long, help: .hidden)
     var debugReceiveBuffer: Int32?
 
-    @OptionGroup var path: PathOptions
-    @OptionGroup var probes: ProbeOptions
-    @OptionGroup var output: OutputOptions
+    @OptionGroup var path: PathArguments
+    @OptionGroup var probes: ProbeArguments
+    @OptionGroup var output: OutputArguments
+
+    var options: WatchOptions {
+        WatchOptions(
+            target: target, until: until, timeout: timeout, settle: settle, count: count, interface: interface,
+            resolveInterval: resolveInterval, probeInterval: probeInterval, debugStats: debugStats,
+            debugReceiveBuffer: debugReceiveBuffer, path: path.options, probes: probes.options, output: output.options)
+    }
+
+    func execute() throws -> ExitStatus {
+        try options.execute()
+    }
+}
+
+/// `reach watch`'s command line as plain values, whichever reader read them, and the run.
+struct WatchOptions: Equatable {
+    static let defaultSettle = "0"
+    static let defaultInterval = "60s"
+
+    var target: String?
+    var until: String?
+    var timeout: String?
+    var settle = defaultSettle
+    var count: Int?
+    var interface: String?
+    var resolveInterval = defaultInterval
+    var probeInterval = defaultInterval
+    var debugStats = false
+    var debugReceiveBuffer: Int32?
+    var path = PathOptions()
+    var probes = ProbeOptions()
+    var output = OutputOptions()
+
+    static let commandLine = CommandLineDeclaration<WatchOptions>(
+        operand: .optional { $0.target = $1 },
+        options: [
+            .value(long: "until", .next) { $0.until = $1 },
+            // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
+            .value(long: "timeout", .unconditional) { $0.timeout = $1 },
+            .value(long: "settle", .unconditional) { $0.settle = $1 },
+            .integer(long: "count", .unconditional) { $0.count = $1 },
+            .value(long: "interface", .next) { $0.interface = $1 },
+            .value(long: "resolve-interval", .unconditional) { $0.resolveInterval = $1 },
+            .value(long: "probe-interval", .unconditional) { $0.probeInterval = $1 },
+            .flag(long: "debug-stats") { $0.debugStats = true },
+            .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
+        ]
+            + PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let watchTarget = try parsedTarget()
@@ -121,8 +171,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             return .address(address)
         }
         try TargetArgument.validateHostName(target)
-        if path.families.count > 1 { throw UsageError("-4 and -6 cannot be combined for a host") }
-        return .host(target, family: path.singleFamily)
+        return .host(target, family: try path.family(for: "a host"))
     }
 
     private static func condition(_ text: String) throws -> WaitCondition {
