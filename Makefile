@@ -14,9 +14,17 @@ RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++
 # libgcc too: libgcc_s.so's constructor probes the CPU with cpuid, which traps to the
 # hypervisor on a virtual machine (0.6 ms of a 2.9 ms `reach ping -c 1` on ours).
 RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# Linked by lld (the toolchain's), for two things gold lacks. Relative relocations packed
+# as RELR (glibc 2.36): 39,000 of them took 940 KB of .rela.dyn, which the dynamic loader
+# reads whole at every start. And a symbol ordering file: the functions a short run
+# executes laid out together, so that the kernel's 64 KiB fault-around maps a few windows
+# of .text instead of 80 (scripts/link-order.sh; docs/BENCHMARKS.md, "Footprint").
+LINK_ORDER = scripts/link-order.txt
+RELEASE_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
 STRIP ?= strip
 
-.PHONY: help deps build run test bench lint install install-caps uninstall clean fuzz test-sanitize soak
+.PHONY: help deps build run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
@@ -29,6 +37,7 @@ help:
 	@echo "make lint      the man page, swift format's rules, layout, shell and Python scripts, layers"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary (stripped), man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
+	@echo "make link-order  rewrite $(LINK_ORDER) from callgrind runs of the release build"
 	@echo "make clean     remove build products"
 
 deps:
@@ -108,6 +117,16 @@ install: build
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+
+# The layout of the release link (above): functions run by short commands, from callgrind
+# on a build linked with a map. Rerun when the start-up path changes much.
+link-order: build
+	rm -f $(BIN)
+	$(SWIFT) build $(RELEASE_FLAGS) --product reach -Xlinker -Map=$(CURDIR)/.build/reach.map -Xlinker --no-demangle
+	scripts/link-order.sh $(BIN) .build/reach.map > $(LINK_ORDER).new
+	mv $(LINK_ORDER).new $(LINK_ORDER)
+	rm -f $(BIN)
+	$(MAKE) build
 
 # Opt-in: lets every user's `reach ping` open a raw ICMP socket. Permitted only (+p), not
 # +ep: reach raises CAP_NET_RAW itself around socket() and drops it after, and a +ep binary
