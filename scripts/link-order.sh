@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make link-order`: rewrites scripts/link-order.txt, the order in which the release link
-# (lld's --symbol-ordering-file, Makefile) lays out the functions a short run executes.
+# (lld's --symbol-ordering-file, Makefile) lays out the functions and data short runs touch.
 #
 # Why: the kernel maps a file-backed page fault 64 KiB at a time ("fault-around"), so a
 # start-up that calls 1,500 functions spread over 10 MB of .text makes about 80 of those
@@ -20,17 +20,23 @@
 # whole section in among the hot code.
 #
 # Usage: scripts/link-order.sh BINARY LINK_MAP > scripts/link-order.txt
-# (LINK_MAP: lld's -Map output for BINARY, linked with --no-demangle). Traffic: ping to 127.0.0.1 only; the other
-# commands ask the kernel for routes and links, and resolve localhost from /etc/hosts.
+# (LINK_MAP: lld's -Map output for BINARY, linked with --no-demangle). Traffic: ping to
+# 127.0.0.1 only; the other commands ask the kernel for routes and links, and resolve
+# localhost from /etc/hosts.
 set -euo pipefail
 binary=$1
 map=$2
-for tool in valgrind nm python3; do
+for tool in valgrind nm strip python3; do
     command -v "$tool" >/dev/null || { echo "link-order: $tool is missing; run: scripts/install-deps.sh test" >&2; exit 1; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reach-link-order.XXXXXX")
 trap 'rm -rf "$work"' EXIT
+
+# valgrind 3.19 refuses the DWARF of an LTO-linked static Swift binary ("possibly corrupted
+# debuginfo"): it runs a copy without it. The symbol table, and every address, stay.
+strip --strip-debug -o "$work/reach" "$binary"
+binary=$work/reach
 
 # Data symbols with their sizes, for lackey's addresses.
 nm -S --defined-only "$binary" | awk 'NF == 4 && $3 ~ /^[rRdDbBvV]$/' >"$work/data-symbols"
