@@ -2,7 +2,7 @@
 # `make bench`, ping section: reach ping beside iputils ping in the same run (root).
 #  1. median RTT each reports over 200 echoes on a veth pair between two namespaces
 #  2. wall time of 10,000 flood echoes (-f -q) on loopback in a namespace, $ROUNDS paired runs
-#  3. peak memory (maximum resident set) of each, from /usr/bin/time
+#  3. peak memory (maximum resident set) of each, from /usr/bin/time; target: reach at most 2.5x
 # Traffic stays inside namespaces this script makes (rch-bench-ping-*), removed on exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -114,4 +114,5 @@ for _ in 1 2 3; do
 done
 python3 -c "
 rm, im = $reach_rss, $iputils_rss
-print(f'peak memory (max RSS): reach {rm / 1024:.1f} MiB, iputils {im / 1024:.1f} MiB, ratio {rm / im:.2f}')"
+verdict = 'met' if rm <= 2.5 * im else 'missed'
+print(f'peak memory (max RSS): reach {rm / 1024:.1f} MiB, iputils {im / 1024:.1f} MiB, ratio {rm / im:.2f} (target <= 2.5: {verdict})')"

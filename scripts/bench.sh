@@ -4,6 +4,7 @@
 #
 #   reach status            the internet check (two route lookups, one or two link queries)
 #   reach addr 127.0.0.1    one route lookup, one link query
+#   reach host localhost    a name from /etc/hosts, then one route lookup, one link query
 #   ip route get 127.0.0.1  iproute2's whole run for one route lookup
 #   reach-parser-floor      the same swift-argument-parser command tree, parsing the same
 #                           arguments, then a hello-world: the start-up floor every Swift CLI
@@ -14,8 +15,15 @@
 # Target: (reach status Ir - floor Ir) <= ip route get Ir, i.e. the evaluation itself costs
 # no more than iproute2's whole run.
 #
+# Then each reach command against `ip route get` as a whole, with a target each: total
+# instructions at most 2x, median wall time at most 1.5x (from runs that alternate between
+# the commands, ALTERNATE rounds, so that all of them see the same drift of a shared
+# machine), peak RSS of `reach status` at most 2.5x (median of RSS_RUNS runs under
+# /usr/bin/time); and the size of the binary as `make install` leaves it (stripped).
+#
 # Only route lookups and link queries to the kernel: no packet is sent anywhere.
-# Environment: RUNS (hyperfine runs per command, default 200), KEEP=1 keeps the temp dir.
+# Environment: RUNS (hyperfine runs per command, default 200), ALTERNATE (alternating rounds,
+# default 200), RSS_RUNS (default 9), KEEP=1 keeps the temp dir.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,8 +31,10 @@ REACH=${REACH:-.build/release/reach}
 FLOOR=${FLOOR:-.build/release/reach-parser-floor}
 IP=${IP:-$(command -v ip || echo /usr/sbin/ip)}
 RUNS=${RUNS:-200}
+ALTERNATE=${ALTERNATE:-200}
+RSS_RUNS=${RSS_RUNS:-9}
 
-for tool in hyperfine valgrind python3 strip; do
+for tool in hyperfine valgrind python3 strip /usr/bin/time; do
     command -v "$tool" >/dev/null || { echo "bench: $tool is missing; run: scripts/install-deps.sh test" >&2; exit 1; }
 done
 for binary in "$REACH" "$FLOOR" "$IP"; do
@@ -34,8 +44,10 @@ done
 work=$(mktemp -d "${TMPDIR:-/tmp}/reach-bench.XXXXXX")
 if [ "${KEEP:-0}" != 1 ]; then trap 'rm -rf "$work"' EXIT; else echo "bench: keeping $work"; fi
 
-names=("reach status" "reach addr 127.0.0.1" "ip route get 127.0.0.1" "floor status" "floor addr 127.0.0.1")
-commands=("$REACH status" "$REACH addr 127.0.0.1" "$IP route get 127.0.0.1" "$FLOOR status" "$FLOOR addr 127.0.0.1")
+names=("reach status" "reach addr 127.0.0.1" "ip route get 127.0.0.1" "floor status" "floor addr 127.0.0.1"
+    "reach host localhost")
+commands=("$REACH status" "$REACH addr 127.0.0.1" "$IP route get 127.0.0.1" "$FLOOR status" "$FLOOR addr 127.0.0.1"
+    "$REACH host localhost")
 
 # Each command once as itself: a usage error or a system failure would make the figures meaningless.
 # (reach status may say "not reachable", exit 1, on a machine with no default route: still a measurement.)
@@ -93,6 +105,23 @@ for index in "${!commands[@]}"; do
     irs+=("$value")
 done
 
+# Peak RSS (KiB), median of RSS_RUNS runs, from /usr/bin/time: a small parent (a child
+# forked from a big one, such as python, would inherit its high-water mark across exec).
+rss_of() { # command words...
+    local runs=()
+    for _ in $(seq "$RSS_RUNS"); do
+        "/usr/bin/time" -f "%M" -o "$work/rss" "$@" >/dev/null 2>&1 || true
+        runs+=("$(tail -1 "$work/rss")")
+    done
+    printf '%s\n' "${runs[@]}" | sort -n | sed -n "$(((RSS_RUNS + 1) / 2))p"
+}
+rsses=()
+for index in "${!commands[@]}"; do
+    read -r -a words <<<"${commands[$index]}"
+    rsses+=("$(rss_of "${words[@]}")")
+done
+stripped=$(stripped_copy "$REACH")
+
 python3 - "$work/hyperfine.json" "${irs[@]}" -- "${names[@]}" <<'PYTHON'
 import json, sys
 
@@ -117,5 +146,64 @@ for index, floor, label in ((status, floor_status, "reach status"), (addr, floor
 above = irs[status] - irs[floor_status]
 verdict = "PASS" if above <= irs[ip] else "FAIL"
 print(f"target: reach status - floor <= ip route get: {above:,} <= {irs[ip]:,}: {verdict}")
+PYTHON
+
+# Each reach command against ip route get: the targets of the whole run.
+python3 - "$ALTERNATE" "$REACH" "$stripped" "${irs[@]}" -- "${rsses[@]}" -- "${names[@]}" -- "${commands[@]}" <<'PYTHON'
+import os, statistics, sys, time
+
+arguments = sys.argv[1:]
+rounds, binary, stripped = int(arguments.pop(0)), arguments.pop(0), arguments.pop(0)
+first = arguments.index("--")
+irs = [int(value) for value in arguments[:first]]
+rest = arguments[first + 1:]
+second = rest.index("--")
+rsses = [int(value) for value in rest[:second]]
+rest = rest[second + 1:]
+third = rest.index("--")
+names, commands = rest[:third], [command.split() for command in rest[third + 1:]]
+status, addr, ip, host = 0, 1, 2, 5
+
+def run(argv):
+    """Wall milliseconds of one run, output discarded (exit 1, \"not reachable\", still counts)."""
+    sink = os.open(os.devnull, os.O_WRONLY)
+    actions = [(os.POSIX_SPAWN_DUP2, sink, 1), (os.POSIX_SPAWN_DUP2, sink, 2)]
+    start = time.perf_counter_ns()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    os.waitpid(pid, 0)
+    elapsed = (time.perf_counter_ns() - start) / 1e6
+    os.close(sink)
+    return elapsed
+
+measured = (status, addr, host, ip)
+times = {index: [] for index in measured}
+for index in measured:  # warm-up
+    run(commands[index])
+for round_index in range(rounds):  # each round in another order
+    shift = round_index % len(measured)
+    for index in measured[shift:] + measured[:shift]:
+        times[index].append(run(commands[index]))
+medians = {index: statistics.median(values) for index, values in times.items()}
+
+def verdict(ok):
+    return "met" if ok else "missed"
+
+print()
+print(f"against ip route get 127.0.0.1 ({rounds} alternating rounds; peak RSS, median of runs):")
+print(f"{'command':<24} {'instructions':>14} {'x ip':>6} {'median ms':>10} {'x ip':>6} {'peak RSS KiB':>13} {'x ip':>6}")
+for index in measured:
+    print(f"{names[index]:<24} {irs[index]:>14,} {irs[index] / irs[ip]:>6.2f} {medians[index]:>10.3f}"
+          f" {medians[index] / medians[ip]:>6.2f} {rsses[index]:>13,} {rsses[index] / rsses[ip]:>6.2f}")
+for index in (status, addr, host):
+    ratio = irs[index] / irs[ip]
+    print(f"target: {names[index]} instructions <= 2 x ip route get: {ratio:.2f} x: {verdict(ratio <= 2)}")
+for index in (status, addr, host):
+    ratio = medians[index] / medians[ip]
+    print(f"target: {names[index]} median wall time <= 1.5 x ip route get: {ratio:.2f} x: {verdict(ratio <= 1.5)}")
+ratio = rsses[status] / rsses[ip]
+print(f"target: reach status peak RSS <= 2.5 x ip route get: {rsses[status] / 1024:.1f} MiB,"
+      f" {ratio:.2f} x: {verdict(ratio <= 2.5)}")
+size, stripped_size = os.path.getsize(binary), os.path.getsize(stripped)
+print(f"binary: {stripped_size / 1e6:.1f} MB stripped, as make install leaves it ({size / 1e6:.1f} MB as built)")
 PYTHON
 for note in "${notes[@]}"; do echo "note: $note"; done

@@ -5,11 +5,12 @@
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
 #                                   procps, libcap2-bin, util-linux, strace; and the
 #                                   checkers of make lint besides swift format (mandoc,
-#                                   python3 and shellcheck)
+#                                   python3 and shellcheck); and time, for make bench's
+#                                   peak memory
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck)
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time)
 fi
 missing=()
 for package in "${packages[@]}"; do
