@@ -49,8 +49,4 @@ public enum Capabilities {
         defer { cap_free(UnsafeMutableRawPointer(state)) }
         _ = cap_set_proc(state)
     }
-
-    /// The process's effective group and supplementary groups: what the kernel checks against
-    /// net.ipv4.ping_group_range.
-    static var groups: [UInt32] { System.groups() }
 }

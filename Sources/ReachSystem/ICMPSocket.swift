@@ -134,7 +134,7 @@ public final class ICMPSocket {
         }
         // Said only when both sockets fail (reading the sysctl and groups costs start-up time).
         throw ICMPPermissionDenied(
-            family: family, groups: Capabilities.groups, pingGroupRange: pingGroupRange,
+            family: family, groups: System.groups(), pingGroupRange: pingGroupRange,
             netRawPermitted: permitted, datagramError: datagramError, rawError: rawError)
     }
 

@@ -195,7 +195,8 @@ enum System {
         return nil
     }
 
-    /// The effective group and the supplementary groups (getegid(2), getgroups(2)).
+    /// The effective group and the supplementary groups (getegid(2), getgroups(2)): what the
+    /// kernel checks against net.ipv4.ping_group_range.
     static func groups() -> [UInt32] {
         var groups = [UInt32(getegid())]
         let count = getgroups(0, nil)
