@@ -1,0 +1,104 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ReachCore
+import ReachExporter
+import ReachSystem
+
+/// reach-exporter: exit 0 on SIGINT/SIGTERM, 64 for a wrong command line, 78 for a
+/// configuration file that cannot be used (sysexits.h EX_USAGE, EX_CONFIG), 1 when the
+/// server cannot start or the kernel's events stop.
+func fail(_ message: String, status: Int32) -> Never {
+    OutputChannel.standardError.write("reach-exporter: \(message)\n")
+    CurrentProcess.exit(status: status)
+}
+
+CurrentProcess.ignoreBrokenPipes()
+let options: ExporterOptions
+do {
+    options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.description, status: 64)
+}
+if options.help {
+    OutputChannel.standard.write(ExporterOptions.usage)
+    CurrentProcess.exit(status: 0)
+}
+if options.version {
+    OutputChannel.standard.write("reach-exporter 1\n")
+    CurrentProcess.exit(status: 0)
+}
+
+var modules = ExporterModule.defaults
+if let path = options.configPath {
+    do {
+        modules = try ExporterConfiguration.parse(String(decoding: try TextFile.read(path), as: UTF8.self))
+    } catch let error as ExporterConfiguration.Error {
+        fail("\(path): \(error.message)", status: 78)
+    } catch {
+        fail("\(error)", status: 78)
+    }
+}
+
+// ICMP probes open their sockets as `reach ping` does (iputils ping_common.c): only
+// CAP_NET_RAW kept permitted, raised around socket(). Set before any thread starts, so
+// every thread inherits it (capabilities are per thread).
+Capabilities.limitToNetRaw()
+
+let live = LiveInternetState(probing: !options.probes.isEmpty)
+let watchProbing = options.probes.isEmpty
+    ? nil
+    : WatchProbing(
+        checker: ConnectivityChecker(
+            specs: options.probes, timeoutMilliseconds: options.probeTimeout.milliseconds,
+            runner: { () -> NetworkProbeRunner in
+                var runner = NetworkProbeRunner()
+                runner.dropsCapabilities = true
+                return runner
+            }()),
+        interval: options.probeInterval)
+do {
+    // The watch's signalfd blocks SIGINT and SIGTERM in this thread first: the server's
+    // threads, started after, inherit the mask, and the watch's thread sees the signal.
+    try live.start(probing: watchProbing) { end, failure in
+        if let failure { fail("the kernel's events stopped: \(failure)", status: 1) }
+        CurrentProcess.exit(status: end == .interrupted ? 0 : 1)
+    }
+} catch {
+    fail("cannot watch the kernel's events: \(error)", status: 1)
+}
+
+let pool = NIOThreadPool(numberOfThreads: options.concurrency)
+pool.start()
+let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let connections = Admission(maximum: options.maximumConnections)
+let shared = ExporterContext(
+    router: ExporterRouter(modules: modules, allow: options.allow), live: live, pool: pool,
+    probes: Admission(maximum: options.concurrency + options.queueLength))
+let headBytes = options.maximumHeadBytes
+let headTimeout = TimeAmount.milliseconds(options.headerTimeout.milliseconds)
+
+let bootstrap = ServerBootstrap(group: group)
+    .serverChannelOption(.backlog, value: 1024)
+    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+    .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+    .childChannelInitializer { channel in
+        guard connections.admit() else { return channel.close() }
+        channel.closeFuture.whenComplete { _ in connections.release() }
+        return channel.eventLoop.makeCompletedFuture {
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(HeadGuard(maximumBytes: headBytes, timeout: headTimeout))
+            try operations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+            try operations.addHandler(ExporterHandler(shared: shared))
+        }
+    }
+
+let server: Channel
+do {
+    server = try bootstrap.bind(host: options.listenHost, port: Int(options.listenPort)).wait()
+} catch {
+    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
+}
+let bound = server.localAddress.map { "\($0.ipAddress ?? options.listenHost):\($0.port ?? Int(options.listenPort))" } ?? ""
+OutputChannel.standardError.write("reach-exporter: listening on \(bound)\n")
+try? server.closeFuture.wait()
