@@ -6,14 +6,15 @@
 #                                   procps, libcap2-bin, util-linux, strace; and the
 #                                   checkers of make lint besides swift format (mandoc,
 #                                   python3 and shellcheck); and time, for make bench's
-#                                   peak memory; prometheus and prometheus-blackbox-exporter
-#                                   (the exporter's tests and make bench run them as plain
-#                                   processes) and wrk (make bench's load)
+#                                   peak memory; prometheus, prometheus-blackbox-exporter and
+#                                   prometheus-node-exporter (the exporter's and --textfile's
+#                                   tests and make bench run them as plain processes) and wrk
+#                                   (make bench's load)
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time
-    prometheus prometheus-blackbox-exporter wrk)
+    prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -28,8 +29,8 @@ echo "installing: ${missing[*]}"
 apt-get update -qq
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # dnsmasq's package starts a system-wide service; the tests start their own per namespace.
-# So do prometheus's and prometheus-blackbox-exporter's (and the node exporter prometheus
-# recommends, not installed here with --no-install-recommends): the tests start their own.
+# So do prometheus's, prometheus-blackbox-exporter's and prometheus-node-exporter's: the
+# tests start their own.
 # Without systemd as init (a container), the packages' init scripts may have started them.
 for service in dnsmasq prometheus prometheus-blackbox-exporter prometheus-node-exporter; do
   if command -v systemctl >/dev/null 2>&1; then systemctl disable --now "$service" >/dev/null 2>&1 || true; fi

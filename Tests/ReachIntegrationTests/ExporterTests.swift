@@ -234,6 +234,57 @@ final class ExporterTests: NamespaceTestCase {
         }
     }
 
+    // MARK: reach watch --textfile, read by node_exporter
+
+    private func inode(_ path: String) -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? UInt64
+    }
+
+    private func waitForFile(_ path: String, containing text: String, timeout: Double = 5) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var content = ""
+        while Date() < deadline {
+            content = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if content.contains(text) { return content }
+            usleep(20_000)
+        }
+        throw HarnessError("\(path) never held \(text); it holds:\n\(content)")
+    }
+
+    func testWatchTextfileIsReplacedOnEachChangeOnlyAndNodeExporterReadsIt() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus-node-exporter"])
+        let directory = "\(lab.directory)/textfile"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/reach.prom"
+        _ = try lab.launch([ReachBinary.path, "watch", "-q", "--textfile", path], in: net.client, label: "watch-textfile")
+        let first = try waitForFile(path, containing: "reach_internet_reachable{family=\"ipv4\"} 1.0")
+        XCTAssertTrue(first.contains("reach_transitions_total{family=\"ipv4\"} 0\n"), first)
+        let info = #"reach_internet_info{family="ipv4",link="v0",kind="virtual",gateway="198.18.0.1",reason=""} 1.0"#
+        XCTAssertTrue(first.contains(info), first)
+        // Nothing changes, nothing is written.
+        let written = try XCTUnwrap(inode(path))
+        usleep(1_500_000)
+        XCTAssertEqual(inode(path), written, "the file was replaced while nothing changed")
+
+        try net.client.ip("link", "set", "v0", "down")
+        let second = try waitForFile(path, containing: "reach_internet_reachable{family=\"ipv4\"} 0.0")
+        XCTAssertTrue(second.contains("reach_transitions_total{family=\"ipv4\"} 1\n"), second)
+        XCTAssertNotEqual(inode(path), written)
+        // Written beside it and renamed: no temporary file stays.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["reach.prom"])
+
+        let nodeExporter = try lab.launch(
+            ["prometheus-node-exporter", "--collector.disable-defaults", "--collector.textfile",
+             "--collector.textfile.directory=\(directory)", "--web.listen-address=127.0.0.1:19100"],
+            in: net.client, label: "node-exporter")
+        try waitForPort(19100, in: net.client, server: nodeExporter)
+        let scraped = samples(try get("http://127.0.0.1:19100/metrics", in: net.client).body)
+        XCTAssertEqual(scraped["reach_internet_reachable{family=\"ipv4\"}"], 0)
+        XCTAssertEqual(scraped["reach_transitions_total{family=\"ipv4\"}"], 1)
+        XCTAssertEqual(scraped["node_textfile_scrape_error"], 0)
+    }
+
     // MARK: hostile clients
 
     func testHostileClientsGetTheirStatusAndTheExporterKeepsServing() throws {
