@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -14,6 +15,8 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 CurrentProcess.ignoreBrokenPipes()
+// Two arenas: the event loop's and one the probe threads share (they allocate little, briefly).
+CurrentProcess.limitMallocArenas(2)
 let options: ExporterOptions
 do {
     options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()))
@@ -57,12 +60,39 @@ let watchProbing = options.probes.isEmpty
                 return runner
             }()),
         interval: options.probeInterval)
+/// The end: the watch's thread sees SIGINT or SIGTERM (or its events fail) and closes the
+/// listening socket; the main thread, waiting on it, then shuts the loop and the pool down
+/// and exits with the status.
+final class Shutdown: Sendable {
+    private let state = NIOLockedValueBox<(status: Int32?, server: Channel?)>((nil, nil))
+
+    func begin(status: Int32) {
+        let server = state.withLockedValue { state -> Channel? in
+            state.status = state.status ?? status
+            return state.server
+        }
+        if let server { server.close(promise: nil) } else { CurrentProcess.exit(status: status) }
+    }
+
+    /// Registers the listening socket; closes it at once if the end came first.
+    func serving(_ server: Channel) {
+        let ended = state.withLockedValue { state -> Bool in
+            state.server = server
+            return state.status != nil
+        }
+        if ended { server.close(promise: nil) }
+    }
+
+    var status: Int32 { state.withLockedValue { $0.status ?? 0 } }
+}
+let shutdown = Shutdown()
+
 do {
     // The watch's signalfd blocks SIGINT and SIGTERM in this thread first: the server's
     // threads, started after, inherit the mask, and the watch's thread sees the signal.
     try live.start(probing: watchProbing) { end, failure in
-        if let failure { fail("the kernel's events stopped: \(failure)", status: 1) }
-        CurrentProcess.exit(status: end == .interrupted ? 0 : 1)
+        if let failure { OutputChannel.standardError.write("reach-exporter: the kernel's events stopped: \(failure)\n") }
+        shutdown.begin(status: failure == nil && end == .interrupted ? 0 : 1)
     }
 } catch {
     fail("cannot watch the kernel's events: \(error)", status: 1)
@@ -101,4 +131,8 @@ do {
 }
 let bound = server.localAddress.map { "\($0.ipAddress ?? options.listenHost):\($0.port ?? Int(options.listenPort))" } ?? ""
 OutputChannel.standardError.write("reach-exporter: listening on \(bound)\n")
+shutdown.serving(server)
 try? server.closeFuture.wait()
+try? group.syncShutdownGracefully()
+try? pool.syncShutdownGracefully()
+CurrentProcess.exit(status: shutdown.status)
