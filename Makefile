@@ -35,6 +35,9 @@ EXPORTER_BIN = .build-exporter/release/reach-exporter
 EXPORTER_FLAGS = -c release --static-swift-stdlib --scratch-path .build-exporter
 EXPORTER_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
 EXPORTER_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# lld with RELR, as for reach: fewer relocated pages of data written at start, so less
+# resident memory (the binary links Foundation, through Yams).
+EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 .PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
 
@@ -43,7 +46,8 @@ help:
 	@echo "make build-exporter  release build of the Prometheus exporter: $(EXPORTER_BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor';"
+	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
@@ -76,11 +80,12 @@ test:
 	$(SWIFT) build --build-tests
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
 
-bench: build
+bench: build build-exporter
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
+	EXPORTER=$(EXPORTER_BIN) scripts/bench-exporter.sh
 
 # The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in
 # its own scratch path; suppressions with their reasons in scripts/sanitizers/.

@@ -1,12 +1,20 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CReachShims
 
 /// What the command line does to its own process at start and at the end.
 public enum CurrentProcess {
     /// A reader that goes away must give EPIPE on the next write, not a SIGPIPE death.
     public static func ignoreBrokenPipes() {
         System.setSignalHandler(SIGPIPE, SIG_IGN)
+    }
+
+    /// At most `count` malloc arenas (mallopt(3) M_ARENA_MAX). glibc gives threads that
+    /// allocate at once arenas of their own, up to 8 per core, and each keeps what was freed
+    /// in it: a pool of probe threads would hold that much more memory for nothing.
+    public static func limitMallocArenas(_ count: Int32) {
+        _ = mallopt(M_ARENA_MAX, count)
     }
 
     /// Ends the process with `status` (exit(3): stdio flushed, atexit handlers run).

@@ -25,6 +25,7 @@
 #include <linux/errqueue.h>
 #include <linux/sockios.h>
 #include <sys/signalfd.h>
+#include <malloc.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);
