@@ -2,32 +2,10 @@
 import Glibc
 #endif
 
-/// Whole small files: a configuration read at start, and a file replaced so that a reader
-/// sees the old content or the new, never a part (node_exporter's textfile collector reads
-/// `*.prom` files at any moment: node_exporter `collector/textfile.go`).
+/// A file replaced so that a reader sees the old content or the new, never a part
+/// (node_exporter's textfile collector reads `*.prom` files at any moment:
+/// node_exporter `collector/textfile.go`).
 public enum TextFile {
-    /// Reads the file whole; a file larger than `limit` bytes is refused (EFBIG).
-    public static func read(_ path: String, limit: Int = 1 << 20) throws(SystemCallError) -> [UInt8] {
-        let fd: Int32
-        switch System.open(path, O_RDONLY) {
-        case .success(let opened): fd = opened
-        case .failure(let errno): throw SystemCallError("open \(path)", errno)
-        }
-        defer { System.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let result = chunk.withUnsafeMutableBytes { System.read(fd, into: $0) }
-            switch result {
-            case .failure(let errno): throw SystemCallError("read \(path)", errno)
-            case .success(0): return bytes
-            case .success(let count):
-                bytes += chunk[0..<count]
-                if bytes.count > limit { throw SystemCallError("read \(path)", .fileTooLarge) }
-            }
-        }
-    }
-
     /// Replaces `path` atomically: a temporary file in the same directory (rename(2) is
     /// atomic only within one file system), written, fsync'd, renamed over `path`, then the
     /// directory fsync'd so the rename itself survives a crash (rename(2), fsync(2)).

@@ -34,12 +34,15 @@ if options.version {
 
 var modules = ExporterModule.defaults
 if let path = options.configPath {
-    do {
-        modules = try ExporterConfiguration.parse(String(decoding: try TextFile.read(path), as: UTF8.self))
-    } catch let error as ExporterConfiguration.Error {
-        fail("\(path): \(error.message)", status: 78)
-    } catch {
-        fail("\(error)", status: 78)
+    switch FileContents.read(path, limit: 1 << 20) {
+    case .failure(let errno):
+        fail("--config \(path): \(errno)", status: 78)
+    case .success(let bytes):
+        do {
+            modules = try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            fail("\(path): \(error.message)", status: 78)
+        }
     }
 }
 
