@@ -290,6 +290,38 @@ final class ExporterTests: NamespaceTestCase {
         XCTAssertEqual(scraped["node_textfile_scrape_error"], 0)
     }
 
+    // MARK: ICMP permission, as reach ping
+
+    func testICMPFromADatagramSocketAsAnotherUserElseTheReasonWith500() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["setpriv"])
+        var template = Array("/tmp/\(Self.labPrefix)bin-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }
+        let directory = String(cString: made)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        let copy = directory + "/reach-exporter"
+        try FileManager.default.copyItem(atPath: Self.exporterPath, toPath: copy)
+        chmod(copy, 0o755)
+        // nobody's group may open datagram ICMP sockets here (net/ipv4/ping.c checks the range).
+        try net.client.sysctl(["net.ipv4.ping_group_range=65534 65534"])
+        let exporter = try lab.launch(
+            Self.asNobody + [copy, "--listen", "127.0.0.1:10115", "--allow", "198.18.0.0/15"], in: net.client, label: "exporter-nobody")
+        try exporter.waitUntilReady(marker: "listening on", timeout: 10)
+        let answered = try get("http://127.0.0.1:10115/probe?module=icmp&target=198.18.0.1", in: net.client)
+        XCTAssertEqual(answered.status, 200, answered.body)
+        XCTAssertEqual(samples(answered.body)["probe_success"], 1, answered.body)
+        let status = try String(contentsOfFile: "/proc/\(exporter.pid)/status", encoding: .utf8)
+        XCTAssertTrue(status.contains("CapPrm:\t0000000000000000"), status)
+
+        // No datagram socket allowed and no CAP_NET_RAW: no verdict about the network, but why.
+        try net.client.sysctl(["net.ipv4.ping_group_range=1 0"])
+        let refused = try get("http://127.0.0.1:10115/probe?module=icmp&target=198.18.0.1", in: net.client)
+        XCTAssertEqual(refused.status, 500, refused.body)
+        XCTAssertTrue(refused.body.hasPrefix("probe could not run: "), refused.body)
+        XCTAssertEqual(refused.body.split(separator: "\n").count, 1, refused.body)
+    }
+
     // MARK: hostile clients
 
     func testHostileClientsGetTheirStatusAndTheExporterKeepsServing() throws {
