@@ -10,6 +10,8 @@ public struct ExporterRouter: Sendable {
     public static let timeoutOffset = 0.5
     /// Without a timeout from the scrape: blackbox_exporter's 120 s.
     public static let defaultScrapeTimeout = 120.0
+    /// No probe runs longer, whatever the scrape or the module asks (`timeout=1e300`).
+    public static let longestProbe = 3600.0
 
     public init(modules: [ExporterModule], allow: AllowList) {
         self.modules = modules
@@ -70,8 +72,8 @@ public struct ExporterRouter: Sendable {
             if seconds > 0 { scrape = seconds }
         }
         let most = scrape - timeoutOffset
-        if let own = module.timeout, own > 0, own < most || most < 0 { return own }
-        return max(most, 0.001)
+        if let own = module.timeout, own > 0, own < most || most < 0 { return min(own, longestProbe) }
+        return min(max(most, 0.001), longestProbe)
     }
 
     static func split(_ uri: String) -> (path: String, query: String) {

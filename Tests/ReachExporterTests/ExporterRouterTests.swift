@@ -27,6 +27,19 @@ final class ExporterRouterTests: XCTestCase {
         XCTAssertEqual(asked.timeoutSeconds, 1.0)
     }
 
+    func testHugeTimeoutsAreBounded() {
+        for header in ["1e300", "99999999999999999999"] {
+            guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp", header: header) else { return XCTFail(header) }
+            XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe, header)
+        }
+        XCTAssertEqual(route("/probe?target=198.51.100.7&module=icmp", header: "inf"),
+                       .reply(status: 400, text: "Failed to parse timeout: 'inf'"))
+        let slow = ExporterRouter(modules: [ExporterModule(name: "slow", prober: .tcp, timeout: 1e30)], allow: router.allow)
+        guard case .probe(let probe) = slow.route(method: "GET", uri: "/probe?module=slow&target=198.51.100.7:1", scrapeTimeout: "1e300")
+        else { return XCTFail() }
+        XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe)
+    }
+
     func testModuleDefaultsToHTTP2xxAsBlackboxDoes() {
         guard case .probe(let probe) = route("/probe?target=http%3A%2F%2Fweb.lab%2Fx") else { return XCTFail("not a probe") }
         XCTAssertEqual(probe.module.name, "http_2xx")
