@@ -35,9 +35,11 @@ public struct ExporterRouter: Sendable {
         let (path, query) = Self.split(uri)
         switch path {
         case "/metrics", "/probe", "/":
-            guard method == "GET" || method == "HEAD" else { return .reply(status: 405, text: "Method \(method) not allowed") }
+            guard method == "GET" || method == "HEAD" else {
+                return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")
+            }
         default:
-            return .reply(status: 404, text: "Not found: \(path)")
+            return .reply(status: 404, text: "Not found: \(Self.printable(path))")
         }
         if path == "/" { return .reply(status: 200, text: "reach-exporter: /probe?target=...&module=... and /metrics") }
         if path == "/metrics" { return .metrics }

@@ -62,6 +62,39 @@ final class ExporterRouterTests: XCTestCase {
         XCTAssertEqual(route("/metrics?x=1"), .metrics)
     }
 
+    /// Every request target of one to three pieces that matter (escapes, brackets, colons,
+    /// odd numbers), with a timeout header picked by its index: each gets an answer, none
+    /// traps, and a refusal is one printable line.
+    func testEveryShortRequestIsAnsweredWithoutTrapping() {
+        let pieces = ["/probe", "/metrics", "?", "&", "=", "target", "module=", "timeout=", "icmp", "tcp_connect", "http_2xx",
+                      "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
+                      "https://", "/", "65535", "0", "-1", "1e300", "nan", "+", "..", "@", "#", "\u{7F}", "é",
+                      String(repeating: "a", count: 300)]
+        var count = 0
+        var sequences: [[String]] = pieces.map { [$0] }
+        var longest = sequences
+        for _ in 2...3 {
+            longest = longest.flatMap { prefix in pieces.map { prefix + [$0] } }
+            sequences += longest
+        }
+        for words in sequences {
+            let uri = words.joined()
+            count += 1
+            let header = count % 3 == 0 ? nil : pieces[count % pieces.count]
+            switch router.route(method: "GET", uri: uri, scrapeTimeout: header) {
+            case .probe(let probe):
+                XCTAssertTrue(probe.timeoutSeconds > 0 && probe.timeoutSeconds <= ExporterRouter.longestProbe, uri)
+                XCTAssertNil(router.allow.refusal(of: probe.target.host), uri)
+            case .reply(let status, let text):
+                XCTAssertTrue([200, 400, 403, 404].contains(status), "\(status) for \(uri)")
+                XCTAssertTrue(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(uri): \(text)")
+            case .metrics:
+                break
+            }
+        }
+        XCTAssertEqual(count, pieces.count + pieces.count * pieces.count + pieces.count * pieces.count * pieces.count)
+    }
+
     func testReasonsStayOneLine() {
         guard case .reply(_, let text) = route("/probe?target=x&module=a%0Ab%0D" + String(repeating: "m", count: 300)) else {
             return XCTFail()
@@ -70,3 +103,4 @@ final class ExporterRouterTests: XCTestCase {
         XCTAssertLessThanOrEqual(text.count, 230)
     }
 }
+
