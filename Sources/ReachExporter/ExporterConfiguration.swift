@@ -7,8 +7,10 @@ public enum ExporterConfiguration {
     public struct Error: Swift.Error, Equatable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
+        /// One printable line, whatever the file's keys and values hold.
         init(_ line: Int?, _ message: String) {
-            self.message = line.map { "line \($0): \(message)" } ?? message
+            let printable = ExporterRouter.printable(message)
+            self.message = line.map { "line \($0): \(printable)" } ?? printable
         }
     }
 

@@ -120,7 +120,7 @@ public struct ExporterRouter: Sendable {
     }
 
     /// At most 200 printable ASCII characters of a caller's text, for a one-line reason.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { ($0.value >= 0x20 && $0.value < 0x7F) ? $0 : "?" }))
         return cleaned.count > 200 ? String(cleaned.prefix(200)) + "..." : cleaned
     }

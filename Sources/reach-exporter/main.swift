@@ -34,14 +34,15 @@ if options.version {
 
 var modules = ExporterModule.defaults
 if let path = options.configPath {
+    let shown = ExporterRouter.printable(path)
     switch FileContents.read(path, limit: 1 << 20) {
     case .failure(let errno):
-        fail("--config \(path): \(errno)", status: 78)
+        fail("--config \(shown): \(errno)", status: 78)
     case .success(let bytes):
         do {
             modules = try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
-            fail("\(path): \(error.message)", status: 78)
+            fail("\(shown): \(error.message)", status: 78)
         }
     }
 }

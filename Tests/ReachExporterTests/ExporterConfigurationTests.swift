@@ -92,6 +92,7 @@ final class ExporterConfigurationTests: XCTestCase {
             error("modules:\n  p:\n    prober: icmp\n    timeout: soon\n"), "line 4: timeout: not a duration: 'soon' (5s, 500ms, 1m)")
         XCTAssertEqual(error("modules:\n  p:\n    timeout: 1s\n"), "line 3: module 'p' has no prober")
         XCTAssertEqual(error(""), "empty: no modules")
+        XCTAssertEqual(error("modules:\n  p:\n    prober: icmp\n    \"a\\nb\\u0007\": 1\n"), "line 4: unsupported key 'a?b?'")
         XCTAssertNotNil(error("modules: [unclosed\n"))
     }
 
