@@ -70,7 +70,7 @@ public struct AllowList: Sendable, Equatable {
             default: continue
             }
         }
-        return "target \(host) is outside --allow"
+        return "target \(ExporterRouter.printable(host)) is outside --allow"
     }
 
     static func contains(_ network: IPAddress, _ length: Int, _ address: IPAddress) -> Bool {

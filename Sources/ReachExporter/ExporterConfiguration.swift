@@ -56,7 +56,7 @@ public enum ExporterConfiguration {
                 }
                 prober = chosen
             case "timeout":
-                guard let text = value.string, let seconds = duration(text), seconds > 0 else {
+                guard let text = value.string, let seconds = ExporterModule.seconds(text), seconds > 0 else {
                     throw Error(value.mark?.line, "timeout: not a duration: '\(value.string ?? "?")' (5s, 500ms, 1m)")
                 }
                 timeout = seconds
@@ -105,17 +105,5 @@ public enum ExporterConfiguration {
                 throw unsupported(key)
             }
         }
-    }
-
-    /// Prometheus's duration form, the part modules use: a number and ms, s, m or h.
-    static func duration(_ text: String) -> Double? {
-        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number) else {
-                return nil
-            }
-            return value * scale
-        }
-        return nil
     }
 }

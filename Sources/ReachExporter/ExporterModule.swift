@@ -39,6 +39,18 @@ public struct ExporterModule: Hashable, Sendable {
         ExporterModule(name: "route", prober: .route),
     ]
 
+    /// Prometheus's duration form, the part modules use: a number and ms, s, m or h.
+    static func seconds(_ text: String) -> Double? {
+        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
+            let number = text.dropLast(suffix.count)
+            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number) else {
+                return nil
+            }
+            return value * scale
+        }
+        return nil
+    }
+
     public func accepts(statusCode: Int) -> Bool {
         validStatusCodes.isEmpty ? (200...299).contains(statusCode) : validStatusCodes.contains(statusCode)
     }

@@ -68,7 +68,7 @@ public struct ExporterRouter: Sendable {
     static func timeout(requested: String?, module: ExporterModule) -> Double? {
         var scrape = defaultScrapeTimeout
         if let requested {
-            guard let seconds = Double(requested) ?? ExporterConfiguration.duration(requested), seconds.isFinite, seconds >= 0 else {
+            guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {
                 return nil
             }
             if seconds > 0 { scrape = seconds }

@@ -29,10 +29,13 @@ public struct ProbeTarget: Hashable, Sendable {
             return ProbeTarget(host: host, port: port)
         case .http:
             var rest = Substring(text)
-            if let schemeEnd = text.range(of: "://") {
-                let scheme = text[..<schemeEnd.lowerBound].lowercased()
+            // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
+            if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
+               text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            {
+                let scheme = text[..<colon].lowercased()
                 guard scheme == "http" else { throw ParseError(description: "\(scheme):// targets are not supported (http only)") }
-                rest = text[schemeEnd.upperBound...]
+                rest = text[text.index(colon, offsetBy: 3)...]
             }
             let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
             var path = String(rest[authorityEnd...])

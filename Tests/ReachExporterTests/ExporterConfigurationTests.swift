@@ -97,11 +97,11 @@ final class ExporterConfigurationTests: XCTestCase {
     }
 
     func testDurations() {
-        XCTAssertEqual(ExporterConfiguration.duration("5s"), 5)
-        XCTAssertEqual(ExporterConfiguration.duration("250ms"), 0.25)
-        XCTAssertEqual(ExporterConfiguration.duration("1m"), 60)
-        XCTAssertNil(ExporterConfiguration.duration("-1s"))
-        XCTAssertNil(ExporterConfiguration.duration("s"))
-        XCTAssertNil(ExporterConfiguration.duration("5"))
+        XCTAssertEqual(ExporterModule.seconds("5s"), 5)
+        XCTAssertEqual(ExporterModule.seconds("250ms"), 0.25)
+        XCTAssertEqual(ExporterModule.seconds("1m"), 60)
+        XCTAssertNil(ExporterModule.seconds("-1s"))
+        XCTAssertNil(ExporterModule.seconds("s"))
+        XCTAssertNil(ExporterModule.seconds("5"))
     }
 }

@@ -25,6 +25,8 @@ final class ProbeTargetTests: XCTestCase {
         XCTAssertEqual(
             try ProbeTarget.parse("HTTP://[2001:db8::1]:81#frag", for: .http), ProbeTarget(host: "2001:db8::1", port: 81, path: "/"))
         XCTAssertEqual(try ProbeTarget.parse("http://web.lab?q", for: .http), ProbeTarget(host: "web.lab", port: 80, path: "/?q"))
+        XCTAssertEqual(
+            try ProbeTarget.parse("web.lab/r?to=http://x", for: .http), ProbeTarget(host: "web.lab", port: 80, path: "/r?to=http://x"))
         XCTAssertThrowsError(try ProbeTarget.parse("https://web.lab/", for: .http)) {
             XCTAssertEqual(($0 as? ProbeTarget.ParseError)?.description, "https:// targets are not supported (http only)")
         }
