@@ -99,6 +99,9 @@ public enum ExporterConfiguration {
                     valid.append(number)
                 }
                 module.validStatusCodes = valid
+            case "follow_redirects" where module.prober == .http:
+                guard let flag = value.bool else { throw Error(value.mark?.line, "follow_redirects: not true or false") }
+                module.followRedirects = flag
             case "method" where module.prober == .http:
                 guard value.string == "GET" else { throw Error(value.mark?.line, "method: only GET is supported") }
             default:

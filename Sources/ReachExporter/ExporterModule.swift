@@ -24,6 +24,8 @@ public struct ExporterModule: Hashable, Sendable {
     public var ipProtocolFallback = true
     /// Empty: any 2xx (`prober/http.go`).
     public var validStatusCodes: [Int] = []
+    /// blackbox_exporter's `follow_redirects` (common's HTTPClientConfig), true by default.
+    public var followRedirects = true
 
     public init(name: String, prober: Prober, timeout: Double? = nil) {
         self.name = name

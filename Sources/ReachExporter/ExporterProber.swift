@@ -7,7 +7,12 @@ import ReachSystem
 /// connections, the HTTP response parser, and the route evaluator. A probe that cannot run
 /// at all (no ICMP permission, a netlink socket that does not open) throws.
 public struct ExporterProber: Sendable {
-    public init() {}
+    /// Redirects are followed only to hosts it allows.
+    public var allow: AllowList
+
+    public init(allow: AllowList) {
+        self.allow = allow
+    }
 
     public func probe(_ request: ExporterRouter.ProbeRequest) throws -> ProbeMeasurement {
         let start = SystemClock.monotonicNanoseconds()
@@ -97,51 +102,99 @@ public struct ExporterProber: Sendable {
         }
     }
 
+    /// blackbox_exporter's http prober (`prober/http.go`): a GET, following up to 10
+    /// redirects when the module does (Go's client asks CheckRedirect before each, and the
+    /// prober counts them then), the phases summed over every request. A redirect that
+    /// cannot be followed (to https, or to a host outside --allow) ends the probe with the
+    /// redirect as the answer and no success.
     private func http(
         _ address: IPAddress, target: ProbeTarget, module: ExporterModule, deadline: Int64, into measurement: inout ProbeMeasurement
     ) throws {
         guard case .http(var http) = measurement.detail else { return }
         defer { measurement.detail = .http(http) }
+        var address = address
+        var target = target
+        while true {
+            guard let (response, version) = try exchange(address, target: target, deadline: deadline, timing: &http) else { return }
+            http.statusCode = response.statusCode
+            http.contentLength = response.header("Content-Length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) } ?? -1
+            http.bodyLength = response.body.count
+            http.version = version
+            measurement.success = module.accepts(statusCode: response.statusCode)
+            guard [301, 302, 303, 307, 308].contains(response.statusCode), let location = response.header("Location") else { return }
+            http.redirects += 1
+            guard module.followRedirects, http.redirects <= 10 else { return }
+            measurement.success = false
+            guard let next = Self.redirectTarget(location, from: target), allow.refusal(of: next.host) == nil else { return }
+            let resolveStart = SystemClock.monotonicNanoseconds()
+            let resolved = try resolve(next.host, module: module, deadline: deadline)
+            measurement.lookupSeconds += seconds(since: resolveStart)
+            guard let resolved else { return }
+            (address, target) = (resolved, next)
+        }
+    }
+
+    /// One request on a connection of its own; nil when no whole response came.
+    private func exchange(
+        _ address: IPAddress, target: ProbeTarget, deadline: Int64, timing http: inout ProbeMeasurement.HTTP
+    ) throws -> (HTTPResponse, version: Double)? {
         let port = target.port ?? 80
         let connectStart = SystemClock.monotonicNanoseconds()
-        guard case .connected(let connection) = try TCPConnection.connect(to: address, port: port, deadline: deadline) else {
-            http.connectSeconds = seconds(since: connectStart)
-            return
-        }
-        http.connectSeconds = seconds(since: connectStart)
+        let outcome = try TCPConnection.connect(to: address, port: port, deadline: deadline)
+        http.connectSeconds += seconds(since: connectStart)
+        guard case .connected(let connection) = outcome else { return nil }
         let processingStart = SystemClock.monotonicNanoseconds()
         let hostHeader = (target.host.contains(":") ? "[\(target.host)]" : target.host) + (port == 80 ? "" : ":\(port)")
         let request = "GET \(target.path ?? "/") HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: reach-exporter/1\r\n"
             + "Accept: */*\r\nConnection: close\r\n\r\n"
-        guard try connection.sendAll(Array(request.utf8), deadline: deadline) else { return }
+        guard try connection.sendAll(Array(request.utf8), deadline: deadline) else { return nil }
         var received: [UInt8] = []
         var firstByte: Int64?
         while true {
             let outcome = try connection.receive(maximum: 16 * 1024, deadline: deadline)
             if case .data(let bytes) = outcome {
                 if firstByte == nil {
-                    firstByte = SystemClock.monotonicNanoseconds()
-                    http.processingSeconds = Double(firstByte! - processingStart) / 1e9
+                    let now = SystemClock.monotonicNanoseconds()
+                    firstByte = now
+                    http.processingSeconds += Double(now - processingStart) / 1e9
                 }
                 received += bytes
             }
-            if outcome == .timedOut { return }
+            if outcome == .timedOut { return nil }
             let closed = outcome == .closed || outcome == .reset
             switch HTTPResponse.parse(received, connectionClosed: closed) {
             case .incomplete:
-                if closed { return }
+                if closed { return nil }
             case .malformed:
-                return
+                return nil
             case .complete(let response):
-                http.transferSeconds = firstByte.map { Double(SystemClock.monotonicNanoseconds() - $0) / 1e9 } ?? 0
-                http.statusCode = response.statusCode
-                http.contentLength = response.header("Content-Length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) } ?? -1
-                http.bodyLength = response.body.count
-                http.version = received.starts(with: Array("HTTP/1.0".utf8)) ? 1.0 : 1.1
-                measurement.success = module.accepts(statusCode: response.statusCode)
-                return
+                http.transferSeconds += firstByte.map { Double(SystemClock.monotonicNanoseconds() - $0) / 1e9 } ?? 0
+                return (response, received.starts(with: Array("HTTP/1.0".utf8)) ? 1.0 : 1.1)
             }
         }
+    }
+
+    /// Where a Location header points, from the URL that answered it (RFC 9110, 10.2.2, and
+    /// RFC 3986, 5.2): an absolute http URL, a scheme-relative `//host/path`, an absolute path,
+    /// or a path relative to the current one. nil for any other scheme (https included).
+    static func redirectTarget(_ location: String, from current: ProbeTarget) -> ProbeTarget? {
+        var location = Substring(location.filter { $0 != " " && $0 != "\t" })
+        if let fragment = location.firstIndex(of: "#") { location = location[..<fragment] }
+        if location.hasPrefix("//") { return try? ProbeTarget.parse("http:" + location, for: .http) }
+        if let colon = location.firstIndex(of: ":"), location[colon...].hasPrefix("://") {
+            return try? ProbeTarget.parse(String(location), for: .http)
+        }
+        guard !location.isEmpty else { return current }
+        var next = current
+        if location.hasPrefix("/") {
+            next.path = String(location)
+        } else {
+            let base = current.path ?? "/"
+            let directory = base[..<(base.firstIndex(of: "?") ?? base.endIndex)]
+            next.path = String(directory[...(directory.lastIndex(of: "/") ?? directory.startIndex)]) + location
+        }
+        guard next.path?.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) == true else { return nil }
+        return next
     }
 
     private func route(_ address: IPAddress, into measurement: inout ProbeMeasurement) throws {

@@ -39,6 +39,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
         public var bodyLength = 0
         /// 1.0 or 1.1 from the status line; 0 without a response.
         public var version = 0.0
+        /// Redirect answers seen, followed or not (blackbox_exporter counts the one it declines).
+        public var redirects = 0
         public init() {}
     }
 
@@ -87,7 +89,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
                 MetricSample("probe_http_content_length", help: "Length of http content response", value: Double(http.contentLength)),
                 MetricSample(
                     "probe_http_uncompressed_body_length", help: "Length of uncompressed response body", value: Double(http.bodyLength)),
-                MetricSample("probe_http_redirects", help: "The number of redirects", value: 0),
+                MetricSample("probe_http_redirects", help: "The number of redirects", value: Double(http.redirects)),
                 MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: 0),
                 MetricSample("probe_http_status_code", help: "Response HTTP status code", value: Double(http.statusCode)),
                 MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),

@@ -11,7 +11,7 @@ final class ExporterContext: Sendable {
     let router: ExporterRouter
     let live: LiveInternetState
     let pool: NIOThreadPool
-    let prober = ExporterProber()
+    let prober: ExporterProber
     let startTime: Double
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
@@ -21,6 +21,7 @@ final class ExporterContext: Sendable {
         self.live = live
         self.pool = pool
         self.probes = probes
+        prober = ExporterProber(allow: router.allow)
         startTime = Double(SystemClock.realtimeNanoseconds()) / 1e9
     }
 

@@ -26,6 +26,7 @@ final class ExporterConfigurationTests: XCTestCase {
                 timeout: 500ms
                 http:
                   method: GET
+                  follow_redirects: false
                   valid_status_codes: [200, 204]
               ssh:
                 prober: tcp
@@ -39,6 +40,8 @@ final class ExporterConfigurationTests: XCTestCase {
         XCTAssertFalse(modules[0].ipProtocolFallback)
         XCTAssertEqual(modules[1].timeout, 0.5)
         XCTAssertEqual(modules[1].validStatusCodes, [200, 204])
+        XCTAssertFalse(modules[1].followRedirects)
+        XCTAssertTrue(modules[2].followRedirects)
         XCTAssertTrue(modules[1].accepts(statusCode: 204))
         XCTAssertFalse(modules[1].accepts(statusCode: 201))
         XCTAssertEqual(modules[2].preferredIPProtocol, .ip6)

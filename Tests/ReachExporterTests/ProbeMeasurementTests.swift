@@ -72,6 +72,24 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(unresolved?.labels.first, .init("reason", "name_not_resolved"))
     }
 
+    func testRedirectTargets() {
+        let current = ProbeTarget(host: "web.lab", port: 8080, path: "/a/b?q=1")
+        let cases: [(String, ProbeTarget?)] = [
+            ("/c", ProbeTarget(host: "web.lab", port: 8080, path: "/c")),
+            ("c/d", ProbeTarget(host: "web.lab", port: 8080, path: "/a/c/d")),
+            ("?x", ProbeTarget(host: "web.lab", port: 8080, path: "/a/?x")),
+            ("http://other.lab/z#top", ProbeTarget(host: "other.lab", port: 80, path: "/z")),
+            ("//other.lab:81/", ProbeTarget(host: "other.lab", port: 81, path: "/")),
+            ("HTTP://[2001:db8::1]/", ProbeTarget(host: "2001:db8::1", port: 80, path: "/")),
+            ("https://web.lab/", nil), ("ftp://web.lab/", nil), ("/a\u{7F}", nil),
+        ]
+        for (location, expected) in cases {
+            XCTAssertEqual(ExporterProber.redirectTarget(location, from: current), expected, location)
+        }
+        XCTAssertEqual(ExporterProber.redirectTarget("x", from: ProbeTarget(host: "web.lab", port: 80, path: "/")),
+                       ProbeTarget(host: "web.lab", port: 80, path: "/x"))
+    }
+
     func testChooseProtocolAsBlackbox() throws {
         let v4 = try IPAddress.parse("198.51.100.7")
         let v6 = try IPAddress.parse("2001:db8::7")

@@ -46,6 +46,8 @@ final class ExporterTests: NamespaceTestCase {
         let hosts = "127.0.0.1 localhost\n198.18.0.1 far.lab\n2001:db8::1 far.lab\n"
         try hosts.write(toFile: "\(etc)/hosts", atomically: true, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: etc) }
+        // A directory: http.server answers /sub with a redirect to /sub/.
+        try FileManager.default.createDirectory(atPath: "\(lab.directory)/sub", withIntermediateDirectories: true)
         let server = try lab.launch(["python3", "-m", "http.server", "--bind", "::", "--directory", lab.directory, "8080"],
                                     in: far, label: "http-server")
         try waitForPort(8080, in: far, server: server)
@@ -199,6 +201,10 @@ final class ExporterTests: NamespaceTestCase {
                 prober: tcp
               http_2xx:
                 prober: http
+              http_no_redirect:
+                prober: http
+                http:
+                  follow_redirects: false
 
             """
         let configPath = try lab.script("blackbox.yml", modules)
@@ -218,7 +224,8 @@ final class ExporterTests: NamespaceTestCase {
             ("tcp_connect", "198.18.0.1:8081", 0, 4), ("tcp_connect", "far.lab:8080", 1, 6),
             ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
             ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
-            ("http_2xx", "http://198.18.0.1:8081/", 0, 4),
+            ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
+            ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
         ]
         for (module, target, success, ipProtocol) in cases {
             let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
@@ -228,7 +235,7 @@ final class ExporterTests: NamespaceTestCase {
             XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
             XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
             let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
-            for name in ["probe_success", "probe_ip_protocol"] {
+            for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
                 XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
             }
             XCTAssertEqual(mine["probe_success"], success, "\(module) \(target)")
