@@ -28,7 +28,6 @@ public struct ExporterOptions: Equatable, Sendable {
     /// Connections open at once; more are closed as soon as they are accepted.
     public var maximumConnections = 2048
     public var help = false
-    public var version = false
 
     public init() {}
 
@@ -89,7 +88,6 @@ public struct ExporterOptions: Equatable, Sendable {
             case "--queue": options.queueLength = try count(name, try value(name, inline: inline), range: 0...100_000)
             case "--max-connections": options.maximumConnections = try count(name, try value(name, inline: inline), range: 1...1_000_000)
             case "-h", "--help": options.help = true
-            case "--version": options.version = true
             default:
                 throw UsageError(word.hasPrefix("-") ? "unknown option '\(printable(word))'" : "unexpected argument '\(printable(word))'")
             }

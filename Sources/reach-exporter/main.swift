@@ -27,10 +27,6 @@ if options.help {
     OutputChannel.standard.write(ExporterOptions.usage)
     CurrentProcess.exit(status: 0)
 }
-if options.version {
-    OutputChannel.standard.write("reach-exporter 1\n")
-    CurrentProcess.exit(status: 0)
-}
 
 var modules = ExporterModule.defaults
 if let path = options.configPath {
