@@ -413,6 +413,13 @@ final class ExporterStartTests: XCTestCase {
         XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
     }
 
+    func testATextfileThatCannotBeWrittenEndsTheWatchWith71() throws {
+        let result = try ReachBinary.run(["watch", "-q", "--textfile", "/nonexistent-\(getpid())/reach.prom"], timeout: 10)
+        XCTAssertEqual(result.status, 71, "\(result)")
+        XCTAssertEqual(result.stderrLines.count, 1, "\(result)")
+        XCTAssertTrue(result.stderr.hasPrefix("reach: system failure: open /nonexistent-"), result.stderr)
+    }
+
     func testHelpIsPrintedAndExitsZero() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)
