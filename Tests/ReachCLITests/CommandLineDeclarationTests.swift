@@ -11,8 +11,8 @@ import XCTest
 final class CommandLineDeclarationTests: XCTestCase {
     func testPing() throws {
         try DeclarationCheck(
-            declaration: PingOptions.commandLine, blank: PingOptions(host: ""), operand: ["198.51.100.1"],
-            base: PingOptions(host: "198.51.100.1"), convert: { (command: PingCommand) in command.options }
+            declaration: PingOptions.commandLine, blank: PingOptions(), operand: ["198.51.100.1"],
+            base: PingOptions(hosts: ["198.51.100.1"]), convert: { (command: PingCommand) in command.options }
         ).run()
     }
 
