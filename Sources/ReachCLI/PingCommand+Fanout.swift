@@ -68,6 +68,7 @@ extension PingOptions {
         let sockets = try settings.opening { try ICMPSocketGroup(families: families, options: settings.socketOptions) }
         Capabilities.dropAll()
         InterruptSignal.install(writingTo: sockets.interruptionDescriptor)
+        CurrentProcess.tightenTimerSlack()
         let engine = FanoutPingEngine(
             targets: addresses, identifiers: (sockets.identifier(for: .ipv4), sockets.identifier(for: .ipv6)),
             configuration: configuration)
