@@ -16,7 +16,7 @@ final class FanoutPingTests: NamespaceTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try Privilege.requireRootAndTools(["fping", "nft"])
+        try Privilege.requireRootAndTools(["fping", "nft", "setpriv"])
         net = try LabTopology(lab: lab, attachTun: false)
         // The far end holds the silent address and drops echo requests to it.
         try net.far.ip("addr", "add", "\(Self.silent)/24", "dev", "f0")
@@ -143,6 +143,22 @@ final class FanoutPingTests: NamespaceTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("reach: ") && result.stderr.contains(says), "\(arguments): \(result)")
         }
         XCTAssertEqual(try net.client.icmpCounter("OutEchos"), before, "nothing sent")
+    }
+
+    /// Without ICMP permission: the one line single-host ping gives, exit 77, nothing sent;
+    /// with the datagram socket allowed, nobody pings many targets as root does.
+    func testNobodyWithoutPermissionGetsExit77() throws {
+        let binary = try binaryForOtherUsers()
+        try net.client.sysctl(["net.ipv4.ping_group_range=1 0"])
+        let denied = try net.client.exec(Self.asNobody + [binary, "ping", "-c", "1", Self.answering, Self.answering6])
+        XCTAssertEqual(denied.status, 77, "\(denied)")
+        XCTAssertEqual(denied.stdout, "")
+        XCTAssertEqual(denied.stderrLines.count, 1, "\(denied)")
+        XCTAssertTrue(denied.stderr.hasPrefix("reach: ") && denied.stderr.contains("setcap cap_net_raw+p"), "\(denied)")
+        try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"])
+        let allowed = try net.client.exec(
+            Self.asNobody + [binary, "ping", "-c", "1", "-q", "-i", "0.01", Self.answering, Self.answering6])
+        XCTAssertEqual(allowed.status, 0, "\(allowed)")
     }
 
     /// "name as padded | xmt/rcv/%loss | times" (times when min/avg/max follows) per summary line.
