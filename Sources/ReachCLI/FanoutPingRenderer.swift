@@ -100,7 +100,8 @@ final class FanoutPingRenderer {
             guard !quiet else { return }
             err.write("\(names[target]): \(error)\n")
         case .sendFailed(let target, _, let error):
-            guard !quiet else { return }
+            // fping says so only in its default mode (verbose_flag, which -c clears).
+            guard !quiet && !countMode else { return }
             err.write("\(names[target]): error while sending ping: \(error)\n")
         case .finished:
             break
