@@ -11,6 +11,9 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             Durations are seconds as numbers (fractions allowed; -w takes whole seconds, as iputils). \
             Exit status: 0 a reply came (with -c and -w: count replies), 1 no reply, 2 name not resolved, \
             64 bad input, 71 system failure, 77 not permitted (see CAPABILITIES in reach(1)).
+
+            Several targets (or --targets-from, --generate, an fping option): fping's model and \
+            output, one ICMP socket per family; exit 0 when every target answered (reach(1)).
             """
     )
 
@@ -27,12 +30,14 @@ struct PingCommand: ParsableCommand, ReachRunnable {
 
     @Option(
         name: .customShort("i", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Seconds between probes (default 1; below 0.002 needs CAP_NET_RAW).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds between probes (default 1; several targets: between any two, default 0.01); below 0.002 needs CAP_NET_RAW.",
+            valueName: "seconds"))
     var interval: String?
 
     @Option(
         name: .customShort("W", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to wait for each reply (default 10).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for each reply (default 10; several targets: see reach(1)).", valueName: "seconds"))
     var timeout: String?
 
     @Option(
