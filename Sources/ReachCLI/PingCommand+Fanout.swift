@@ -6,6 +6,9 @@ extension PingOptions {
     /// any two probes (fping -i), each target every second (fping -p).
     static let fanoutDefaultInterval: Int64 = 10_000_000
     static let fanoutDefaultPeriod: Int64 = 1_000_000_000
+    /// --each-rtt keeps 8 bytes per probe per target: -c times the targets is bounded to
+    /// keep at most 64 MiB.
+    static let mostKeptRoundTrips = 8 * 1024 * 1024
 
     /// `reach ping A B C ...`: fping's model over one ICMP socket per family.
     func executeFanout(_ texts: [String]) throws -> ExitStatus {
@@ -15,6 +18,12 @@ extension PingOptions {
         let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
         let settings = try PingSettings(self)
         let configuration = try fanoutConfiguration(settings)
+        if eachRTT, let count = configuration.count {
+            let (kept, overflow) = count.multipliedReportingOverflow(by: texts.count)
+            if overflow || kept > Self.mostKeptRoundTrips {
+                throw UsageError("--each-rtt keeps every probe's time: -c times the targets at most \(Self.mostKeptRoundTrips)")
+            }
+        }
         // Every target checked before anything is resolved or sent.
         var literals: [IPAddress?] = []
         literals.reserveCapacity(texts.count)

@@ -124,6 +124,7 @@ final class BadInputTests: XCTestCase {
         (words("ping", "--targets-from", "/dev/null"), "no targets"),
         (words("ping", "-f", "198.18.0.2", "198.18.0.3"), "-f is for one host"),
         (words("ping", "--period", "0", "198.18.0.2", "198.18.0.3"), "--period must be more than 0"),
+        (words("ping", "--each-rtt", "-c", "9223372036854775807", "198.18.0.2", "198.18.0.3"), "-c times the targets"),
         ([Array("ping".utf8), Array("198.18.0.2".utf8), [0x64, 0x62, 0xc3, 0x28]], "UTF-8"),
         (words("ping", "-c", "0", "198.18.0.2"), "-c: '0' is not a count from 1 to 9223372036854775807"),
         (words("ping", "-c", "-1", "198.18.0.2"), "-c: '-1'"),

@@ -141,7 +141,9 @@ public struct FanoutPingEngine {
         let kept = configuration.recordsEachProbe ? probes : 0
         statistics = [FanoutPingStatistics](repeating: FanoutPingStatistics(probes: kept), count: targets.count)
         timeouts = [Int64](repeating: configuration.timeoutNanoseconds, count: targets.count)
-        slots = [Slot](repeating: Slot(), count: min(0x10000, max(1, targets.count * probes)))
+        // Probes of the whole run, up to a full sequence space (-c may be as large as Int.max).
+        let (total, overflow) = targets.count.multipliedReportingOverflow(by: probes)
+        slots = [Slot](repeating: Slot(), count: overflow ? 0x10000 : min(0x10000, max(1, total)))
         due.reserveCapacity(targets.count)
         for target in targets.indices { due.append((Int64.min, Int32(target), 0)) }
     }
