@@ -122,6 +122,16 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertEqual(events.last?["event"] as? String, "end")
     }
 
+    /// --generate lists the host addresses of a prefix as fping -g does (no network or
+    /// broadcast address), and the counters agree.
+    func testGenerateAsFping() throws {
+        let reach = try ReachBinary.run(["ping", "-c", "1", "-q", "-W", "0.3", "--generate", "198.18.1.0/29"], in: net.client)
+        let fping = try net.client.exec(["fping", "-c", "1", "-q", "-t", "300", "-g", "198.18.1.0/29"])
+        XCTAssertEqual(Self.counters(reach.stderrLines), Self.counters(fping.stderrLines), "\(reach)\n\(fping)")
+        XCTAssertEqual(Self.counters(reach.stderrLines).count, 6, "198.18.1.1 to .6")
+        XCTAssertEqual(reach.status, fping.status)
+    }
+
     /// Bad lists: one `reach:` line, exit 64, and not one echo sent.
     func testBadInputSendsNothing() throws {
         let before = try net.client.icmpCounter("OutEchos")
