@@ -132,6 +132,19 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertEqual(reach.status, fping.status)
     }
 
+    /// SIGINT ends the run with the summaries of what was counted, exit status by fping's
+    /// rule (every target answered: 0).
+    func testInterruptPrintsTheSummaries() throws {
+        let process = try lab.launch(
+            [ReachBinary.path, "ping", "-c", "1000", "--period", "0.1", Self.answering, Self.answering6], in: net.client, label: "sigint")
+        for _ in 0..<500 where !process.log.contains("[2], 64 bytes") { usleep(10_000) }
+        kill(process.pid, SIGINT)
+        XCTAssertEqual(process.waitForExit(), 0, process.log)
+        let summaries = Self.counters(process.log.split(separator: "\n").map(String.init))
+        XCTAssertEqual(summaries.count, 2, process.log)
+        XCTAssertTrue(summaries.allSatisfy { $0.hasSuffix("/0% | times") }, process.log)
+    }
+
     /// Bad lists: one `reach:` line, exit 64, and not one echo sent.
     func testBadInputSendsNothing() throws {
         let before = try net.client.icmpCounter("OutEchos")
