@@ -46,7 +46,7 @@ help:
 	@echo "make build-exporter  release build of the Prometheus exporter: $(EXPORTER_BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor';"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping;"
 	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
@@ -85,6 +85,7 @@ bench: build build-exporter
 	scripts/bench.sh
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
+	scripts/bench-many.sh
 	EXPORTER=$(EXPORTER_BIN) scripts/bench-exporter.sh
 
 # The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in

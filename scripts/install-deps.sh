@@ -3,7 +3,7 @@
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
-#                                   procps, libcap2-bin, util-linux, strace; and the
+#                                   procps, libcap2-bin, util-linux, strace, fping; and the
 #                                   checkers of make lint besides swift format (mandoc,
 #                                   python3 and shellcheck); and time, for make bench's
 #                                   peak memory; prometheus, prometheus-blackbox-exporter and
@@ -13,7 +13,7 @@
 set -euo pipefail
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping
     prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk)
 fi
 missing=()
