@@ -133,6 +133,8 @@ public final class WatchLoop {
                         schedule.requestRefresh()
                         if pacer.changeSeen(at: events.now()) { try evaluateAndObserve(afterChange: true) }
                     }
+                case .servicesChanged:
+                    if pacer.changeSeen(at: events.now()) { try evaluateAndObserve(afterChange: true) }
                 case .resolved(let answer):
                     outcome = answer
                     now = events.now().monotonic
