@@ -1,4 +1,4 @@
-import ReachCore
+@testable import ReachCore
 import ReachSystem
 
 /// Bytes from the system bus, as `DBusConnection` reads them: first as one whole message

@@ -71,8 +71,15 @@ struct ReportRenderer {
             text += ")"
         } else {
             text = "reachable"
-            if let link = path.link { text += " via " + describe(link) }
-            if let underlay = path.underlyingLink { text += " over " + describe(underlay) }
+            // Fields through optional chaining, not `if let link`: copying the optional
+            // LinkReport made the runtime instantiate its metadata at start-up (9 K
+            // instructions, callgrind).
+            if let kind = path.link?.kind, let name = path.link?.name {
+                text += " via " + describe(kind: kind, name: name, cellular: path.link?.cellular)
+            }
+            if let kind = path.underlyingLink?.kind, let name = path.underlyingLink?.name {
+                text += " over " + describe(kind: kind, name: name, cellular: path.underlyingLink?.cellular)
+            }
             if let gateway = path.gateway { text += ", gateway \(gateway)" }
             if let source = path.source { text += ", source \(source)" }
             if path.expensive { text += ", expensive" }
@@ -82,9 +89,9 @@ struct ReportRenderer {
     }
 
     /// "ethernet eth0", "cellular wwan0 (4G LTE, TheOperator, roaming)".
-    func describe(_ link: LinkReport) -> String {
-        var text = "\(link.kind.rawValue) \(link.name)"
-        guard let cellular = link.cellular else { return text }
+    func describe(kind: LinkKind, name: String, cellular: CellularFacts?) -> String {
+        var text = "\(kind.rawValue) \(name)"
+        guard let cellular else { return text }
         var parts: [String] = []
         if let technologies = cellular.technologies, !technologies.members.isEmpty {
             var names = ""

@@ -8,15 +8,6 @@ import CReachShims
 public final class UnixStreamSocket {
     public let fileDescriptor: Int32
 
-    /// The outcome of one read.
-    public enum Received: Equatable, Sendable {
-        case bytes([UInt8])
-        /// Nothing queued now.
-        case nothing
-        /// The peer closed the connection.
-        case closed
-    }
-
     private init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
@@ -73,15 +64,16 @@ public final class UnixStreamSocket {
         return true
     }
 
-    /// Reads what is queued, without waiting.
-    public func receive() -> Received {
+    /// Reads what is queued, without waiting: empty when nothing is, nil when the peer
+    /// closed the connection (or it failed).
+    public func receiveAvailable() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         let result = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
         switch result {
-        case .success(0): return .closed
-        case .success(let count): return .bytes(Array(buffer[0..<count]))
-        case .failure(.wouldBlock): return .nothing
-        case .failure: return .closed
+        case .success(0): return nil
+        case .success(let count): return Array(buffer[0..<count])
+        case .failure(.wouldBlock): return []
+        case .failure: return nil
         }
     }
 

@@ -102,17 +102,12 @@ final class PathEvaluatorLinkFactsTests: XCTestCase {
             WatchedState.Path(evaluate(Self.wwan, ["wwan0": LinkServiceFacts(modem: facts)]))
         }
         let base = state(Self.lte)
-        var weaker = Self.lte
-        weaker.signalPercent = 20
-        XCTAssertEqual(state(weaker), base, "signal strength alone is no transition")
-        var umts = Self.lte
-        umts.technologies = .umts
-        var home = Self.lte
-        home.registration = .home
-        var other = Self.lte
-        other.operatorName = "Other"
-        var connecting = Self.lte
-        connecting.modemState = .connecting
-        for changed in [umts, home, other, connecting] { XCTAssertNotEqual(state(changed), base) }
+        XCTAssertEqual(state(Self.lte.with(signalPercent: 20)), base, "signal strength alone is no transition")
+        for changed in [Self.lte.with(technologies: .umts), Self.lte.with(registration: .home), Self.lte.with(operatorName: "Other"),
+                        Self.lte.with(modemState: .connecting)] {
+            XCTAssertNotEqual(state(changed), base, "\(changed)")
+        }
+        XCTAssertNotEqual(Self.lte.with(operatorName: .some(nil)), Self.lte)
+        XCTAssertNil(Self.lte.with(operatorName: .some(nil)).operatorName)
     }
 }

@@ -127,6 +127,12 @@ final class CellularTests: NamespaceTestCase {
         XCTAssertTrue(first.first?.text.hasSuffix("IPv4: reachable via cellular wwan0 (4G LTE, TheOperator), gateway 198.18.0.1, "
                                                   + "source 198.18.0.2, expensive") == true, "\(first)")
 
+        // Connected to the bus and subscribed, idle: still no wake-ups (the bus socket sits in the same poll).
+        usleep(300_000)
+        let before = try watch.voluntaryContextSwitches()
+        sleep(3)
+        XCTAssertLessThanOrEqual(try watch.voluntaryContextSwitches() - before, 2, "voluntary context switches over 3 idle seconds")
+
         func expectLine(after words: [String], containing expected: String, was: String, count: Int) throws {
             let sent = Date()
             try bus.control(words[0], words[1])

@@ -1,21 +1,16 @@
 /// Where the system bus listens: `DBUS_SYSTEM_BUS_ADDRESS` when set, else the default
 /// `unix:path=/run/dbus/system_bus_socket` (the D-Bus Specification, "Server Addresses" and
 /// "Well-known Message Bus Instances").
-public struct DBusAddress: Hashable, Sendable {
-    public var path: String
+struct DBusAddress: Hashable, Sendable {
+    var path: String
     /// A name in the abstract socket namespace (`unix:abstract=`), not a file.
-    public var isAbstract: Bool
+    var isAbstract: Bool
 
-    public init(path: String, isAbstract: Bool) {
-        self.path = path
-        self.isAbstract = isAbstract
-    }
-
-    public static let defaultSystemBus = DBusAddress(path: "/run/dbus/system_bus_socket", isAbstract: false)
+    static let defaultSystemBus = DBusAddress(path: "/run/dbus/system_bus_socket", isAbstract: false)
 
     /// The system bus for an environment value (nil: unset). A value with no unix path or
     /// abstract name reach can use (tcp:, launchd:, a malformed escape) gives nil: no bus.
-    public static func systemBus(environment value: String?) -> DBusAddress? {
+    static func systemBus(environment value: String?) -> DBusAddress? {
         guard let value else { return defaultSystemBus }
         // Addresses are tried in order, separated by ';'.
         for address in value.split(separator: ";") {

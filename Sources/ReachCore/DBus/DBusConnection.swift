@@ -1,6 +1,6 @@
 /// The byte stream a D-Bus connection runs over; `UnixStreamSocket` is the real one, tests
 /// replay captured bytes through a fake.
-public protocol DBusTransport: AnyObject {
+protocol DBusTransport: AnyObject {
     var fileDescriptor: Int32 { get }
     /// Writes all the bytes within the time; false when it could not.
     func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool
@@ -12,36 +12,37 @@ public protocol DBusTransport: AnyObject {
 
 /// Why a connection stopped being usable: the bus closed it, refused the login, or sent
 /// bytes that are not D-Bus. The facts it would have given are then unknown.
-public struct DBusConnectionError: Error, Equatable, CustomStringConvertible {
-    public var what: String
-    public init(_ what: String) { self.what = what }
-    public var description: String { "D-Bus: \(what)" }
+struct DBusConnectionError: Error, Equatable, CustomStringConvertible {
+    var what: String
+    init(_ what: String) { self.what = what }
+    var description: String { "D-Bus: \(what)" }
 }
 
 /// A client connection to a message bus: the SASL EXTERNAL login (the D-Bus Specification,
 /// "Authentication Protocol"), Hello, method calls matched to their replies by serial, and
 /// the signals that arrive in between, kept for the caller. Nothing here waits past the
 /// deadline it is given.
-public final class DBusConnection {
-    public let transport: DBusTransport
+final class DBusConnection {
+    let transport: DBusTransport
     private let clock: () -> Int64
     private var buffer: [UInt8] = []
     private var authenticated = false
     private var lastSerial: UInt32 = 0
     private var replies: [UInt32: DBusMessage] = [:]
     /// Signals read while waiting for replies, oldest first.
-    public private(set) var signals: [DBusMessage] = []
-    public private(set) var isClosed = false
+    private(set) var signals: [DBusMessage] = []
+    private(set) var isClosed = false
 
     /// `clock`: CLOCK_MONOTONIC in milliseconds.
-    public init(transport: DBusTransport, clock: @escaping () -> Int64) {
+    init(transport: DBusTransport, clock: @escaping () -> Int64) {
         self.transport = transport
         self.clock = clock
     }
 
-    /// The login and Hello, pipelined with the first calls in one write (as sd-bus does): a
-    /// bus that answers at all answers them in one round trip. The serials of `calls`.
-    public func start(userID: UInt32, calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
+    /// The login and Hello, and the first calls, in one write without waiting for the
+    /// bus's "OK" (the server takes the bytes after BEGIN as messages): a bus that answers
+    /// at all answers them in one round trip. The serials of `calls`.
+    func start(userID: UInt32, calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
         var bytes = DBusAuthentication.request(userID: userID)
         let hello = DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "Hello")
@@ -56,7 +57,7 @@ public final class DBusConnection {
     }
 
     /// Sends more calls; their serials.
-    public func send(_ calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
+    func send(_ calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
         var bytes: [UInt8] = []
         var serials: [UInt32] = []
         for call in calls {
@@ -70,7 +71,7 @@ public final class DBusConnection {
 
     /// The replies (method returns and errors) to `serials` that arrive before `deadline`
     /// (CLOCK_MONOTONIC milliseconds); a serial with no reply by then is missing.
-    public func replies(to serials: [UInt32], deadline: Int64) throws(DBusConnectionError) -> [UInt32: DBusMessage] {
+    func replies(to serials: [UInt32], deadline: Int64) throws(DBusConnectionError) -> [UInt32: DBusMessage] {
         while !serials.allSatisfy({ replies[$0] != nil }) {
             if try readAvailable() { continue }
             let left = deadline - clock()
@@ -84,7 +85,7 @@ public final class DBusConnection {
     }
 
     /// Reads whatever is queued (never waits) and hands over the signals read so far.
-    public func takeSignals() throws(DBusConnectionError) -> [DBusMessage] {
+    func takeSignals() throws(DBusConnectionError) -> [DBusMessage] {
         while try readAvailable() {}
         defer { signals = [] }
         return signals

@@ -1,42 +1,40 @@
 /// One D-Bus message (the D-Bus Specification, "Message Format"): a 16-byte fixed header,
 /// the header fields as `a(yv)`, padding to 8, and the body its SIGNATURE field describes.
-public struct DBusMessage: Hashable, Sendable {
+struct DBusMessage: Hashable, Sendable {
     /// The message type byte; an unknown type survives parsing (and is ignored by reach).
-    public struct Kind: RawRepresentable, Hashable, Sendable {
-        public var rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let methodCall = Kind(rawValue: 1)
-        public static let methodReturn = Kind(rawValue: 2)
-        public static let error = Kind(rawValue: 3)
-        public static let signal = Kind(rawValue: 4)
+    struct Kind: RawRepresentable, Hashable, Sendable {
+        var rawValue: UInt8
+        static let methodCall = Kind(rawValue: 1)
+        static let methodReturn = Kind(rawValue: 2)
+        static let error = Kind(rawValue: 3)
+        static let signal = Kind(rawValue: 4)
     }
 
     /// The flags byte.
-    public struct Flags: OptionSet, Hashable, Sendable {
-        public var rawValue: UInt8
-        public init(rawValue: UInt8) { self.rawValue = rawValue }
-        public static let noReplyExpected = Flags(rawValue: 0x1)
+    struct Flags: OptionSet, Hashable, Sendable {
+        var rawValue: UInt8
+        static let noReplyExpected = Flags(rawValue: 0x1)
         /// The bus must not start the destination's service to deliver this call.
-        public static let noAutoStart = Flags(rawValue: 0x2)
+        static let noAutoStart = Flags(rawValue: 0x2)
     }
 
     /// The largest message the specification allows (128 MiB); anything longer is refused
     /// before it is buffered.
-    public static let maximumLength = 128 << 20
+    static let maximumLength = 128 << 20
 
-    public var kind: Kind
-    public var flags: Flags
-    public var serial: UInt32
-    public var path: String?
-    public var interface: String?
-    public var member: String?
-    public var errorName: String?
-    public var replySerial: UInt32?
-    public var destination: String?
-    public var sender: String?
-    public var body: [DBusValue]
+    var kind: Kind
+    var flags: Flags
+    var serial: UInt32
+    var path: String?
+    var interface: String?
+    var member: String?
+    var errorName: String?
+    var replySerial: UInt32?
+    var destination: String?
+    var sender: String?
+    var body: [DBusValue]
 
-    public init(kind: Kind, flags: Flags = [], serial: UInt32, path: String? = nil, interface: String? = nil, member: String? = nil,
+    init(kind: Kind, flags: Flags = [], serial: UInt32, path: String? = nil, interface: String? = nil, member: String? = nil,
                 errorName: String? = nil, replySerial: UInt32? = nil, destination: String? = nil, sender: String? = nil,
                 body: [DBusValue] = []) {
         self.kind = kind
@@ -53,14 +51,14 @@ public struct DBusMessage: Hashable, Sendable {
     }
 
     /// A method call that never starts a service (NO_AUTO_START on every call reach makes).
-    public static func call(destination: String, path: String, interface: String, member: String, body: [DBusValue] = [],
+    static func call(destination: String, path: String, interface: String, member: String, body: [DBusValue] = [],
                             flags: Flags = []) -> DBusMessage {
         DBusMessage(kind: .methodCall, flags: flags.union(.noAutoStart), serial: 0, path: path, interface: interface,
                     member: member, destination: destination, body: body)
     }
 
     /// The body's signature: its values' types, in order.
-    public var signature: String { body.map(\.type.signature).joined() }
+    var signature: String { body.map(\.type.signature).joined() }
 
     // Header field codes (the specification's "Header Fields" table).
     enum Field: UInt8 {
@@ -76,7 +74,7 @@ public struct DBusMessage: Hashable, Sendable {
     }
 
     /// Little-endian wire bytes.
-    public func encoded() -> [UInt8] {
+    func encoded() -> [UInt8] {
         var fields: [DBusValue] = []
         func add(_ field: Field, _ value: DBusValue?) {
             if let value { fields.append(.structure([.byte(field.rawValue), .variant(value)])) }
@@ -107,7 +105,7 @@ public struct DBusMessage: Hashable, Sendable {
 
     /// The whole message's length once its first 16 bytes are in: nil when fewer are.
     /// Throws for a header that cannot start a message (byte order, version, lengths).
-    public static func frameLength(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> Int? {
+    static func frameLength(_ bytes: ArraySlice<UInt8>) throws(ParseError) -> Int? {
         guard bytes.count >= 16 else { return nil }
         let start = bytes.startIndex
         let little: Bool
@@ -134,7 +132,7 @@ public struct DBusMessage: Hashable, Sendable {
     }
 
     /// Parses one whole message (exactly `frameLength` bytes).
-    public static func parse(_ bytes: [UInt8]) throws(ParseError) -> DBusMessage {
+    static func parse(_ bytes: [UInt8]) throws(ParseError) -> DBusMessage {
         guard let length = try frameLength(bytes[...]) else { throw ParseError(offset: bytes.count, "shorter than the 16-byte header") }
         guard length == bytes.count else { throw ParseError(offset: bytes.count, "length \(bytes.count), the header says \(length)") }
         let little = bytes[0] == UInt8(ascii: "l")

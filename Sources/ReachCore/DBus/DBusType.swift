@@ -1,6 +1,6 @@
 /// One complete D-Bus type, as a signature spells it (the D-Bus Specification, "Type
 /// System"): the basic types, arrays, dict entries, structs and variants.
-public indirect enum DBusType: Hashable, Sendable {
+indirect enum DBusType: Hashable, Sendable {
     case byte, boolean, int16, uint16, int32, uint32, int64, uint64, double
     case string, objectPath, signature, unixFD, variant
     case array(DBusType)
@@ -30,7 +30,7 @@ public indirect enum DBusType: Hashable, Sendable {
     }
 
     /// The type's signature: "u", "a{sv}", "(ub)".
-    public var signature: String {
+    var signature: String {
         switch self {
         case .byte: "y"
         case .boolean: "b"
@@ -54,7 +54,7 @@ public indirect enum DBusType: Hashable, Sendable {
 
     /// The complete types a signature lists, in order ("" is none). Throws for a signature
     /// the specification does not allow.
-    public static func parse(_ signature: String) throws(DBusSignatureError) -> [DBusType] {
+    static func parse(_ signature: String) throws(DBusSignatureError) -> [DBusType] {
         let bytes = Array(signature.utf8)
         guard bytes.count <= maximumSignatureLength else { throw DBusSignatureError(signature, "longer than 255 bytes") }
         var parser = SignatureParser(bytes: bytes)
@@ -65,14 +65,14 @@ public indirect enum DBusType: Hashable, Sendable {
 }
 
 /// A signature the specification does not allow.
-public struct DBusSignatureError: Error, Equatable, CustomStringConvertible {
-    public var signature: String
-    public var what: String
+struct DBusSignatureError: Error, Equatable, CustomStringConvertible {
+    var signature: String
+    var what: String
     init(_ signature: String, _ what: String) {
         self.signature = signature
         self.what = what
     }
-    public var description: String { "bad D-Bus signature '\(signature)': \(what)" }
+    var description: String { "bad D-Bus signature '\(signature)': \(what)" }
 }
 
 private struct SignatureParser {

@@ -1,5 +1,5 @@
 /// A D-Bus value of any type the wire carries (the D-Bus Specification, "Type System").
-public indirect enum DBusValue: Hashable, Sendable {
+indirect enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -20,7 +20,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     case structure([DBusValue])
     case variant(DBusValue)
 
-    public var type: DBusType {
+    var type: DBusType {
         switch self {
         case .byte: .byte
         case .boolean: .boolean
@@ -43,35 +43,35 @@ public indirect enum DBusValue: Hashable, Sendable {
     }
 
     /// The value inside a variant (variants inside variants too); any other value itself.
-    public var unwrapped: DBusValue {
+    var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }
 
-    public var string: String? {
+    var string: String? {
         switch unwrapped {
         case .string(let text), .objectPath(let text): text
         default: nil
         }
     }
 
-    public var uint32: UInt32? {
+    var uint32: UInt32? {
         if case .uint32(let value) = unwrapped { return value }
         return nil
     }
 
-    public var int32: Int32? {
+    var int32: Int32? {
         if case .int32(let value) = unwrapped { return value }
         return nil
     }
 
-    public var boolean: Bool? {
+    var boolean: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil
     }
 
     /// An array's elements, or a struct's fields.
-    public var elements: [DBusValue]? {
+    var elements: [DBusValue]? {
         switch unwrapped {
         case .array(_, let elements): elements
         case .structure(let fields): fields
@@ -80,7 +80,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     }
 
     /// A dictionary's entries (an array of dict entries), in wire order.
-    public var entries: [(key: DBusValue, value: DBusValue)]? {
+    var entries: [(key: DBusValue, value: DBusValue)]? {
         guard case .array(_, let elements) = unwrapped else { return nil }
         var entries: [(key: DBusValue, value: DBusValue)] = []
         for element in elements {
@@ -91,7 +91,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     }
 
     /// The value a string-keyed dictionary (a{s…}, a{o…}) holds under `key`.
-    public subscript(key: String) -> DBusValue? {
+    subscript(key: String) -> DBusValue? {
         entries?.first { $0.key.string == key }?.value
     }
 }

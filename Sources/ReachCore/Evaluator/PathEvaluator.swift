@@ -55,11 +55,11 @@ public struct PathEvaluator {
         let services = serviceFacts(of: link)
         let linkReport = report(link, services: services)
         let kind = linkReport.kind
-        let underlayServices = underlay.map(serviceFacts)
-        let underlayReport = underlay.map { report($0, services: underlayServices ?? nil) }
+        let underlayServices = underlay.flatMap(serviceFacts)
+        let underlayReport = underlay.map { report($0, services: underlayServices) }
         // Apple's rule: cellular under a tunnel is still cellular.
         let cellular = kind == .cellular || underlayReport?.kind == .cellular
-        let metered = services?.metered?.isMetered == true || underlayServices??.metered?.isMetered == true
+        let metered = services?.metered?.isMetered == true || underlayServices?.metered?.isMetered == true
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
         // Tunnels by their kind, as the classifier decides it: a tap shares the netlink kind

@@ -3,14 +3,14 @@ import ReachSystem
 /// ModemManager's and NetworkManager's facts about links, asked over the system bus.
 ///
 /// - No bus socket: nothing is done at all (the connect finds no file).
-/// - The first question logs in, says Hello and asks both services in one write; a bus
-///   without them answers with errors in that one round trip. Every call carries
+/// - The first question logs in, says Hello and asks both services without waiting in
+///   between; a bus without them answers with errors in that one round trip. Every call carries
 ///   NO_AUTO_START: reach never starts a service.
 /// - A bus or service that does not answer: after `patience` the facts are unknown and
 ///   nothing more is waited for until the facts are asked afresh (watch, after a signal).
 /// - Answers are kept until a signal says they changed (`handleSignals`).
 public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
-    public static let patienceMilliseconds: Int64 = 250
+    static let patienceMilliseconds: Int64 = 250
 
     static let modemManager = "org.freedesktop.ModemManager1"
     static let modemManagerPath = "/org/freedesktop/ModemManager1"
@@ -51,7 +51,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     /// An array, not a dictionary: a link or two, and no new Dictionary type at start-up.
     private var metered: [(link: String, value: Metered?)] = []
 
-    public init(address: @escaping () -> DBusAddress?, userID: @escaping () -> UInt32, clock: @escaping () -> Int64,
+    init(address: @escaping () -> DBusAddress?, userID: @escaping () -> UInt32, clock: @escaping () -> Int64,
                 patience: Int64 = BusLinkFacts.patienceMilliseconds, connector: @escaping (DBusAddress) -> DBusTransport?) {
         self.address = address
         self.userID = userID
@@ -70,7 +70,9 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     }
 
     public func facts(forLink name: String) -> LinkServiceFacts {
-        if modems == nil || !metered.contains(where: { $0.link == name }) { ask(link: name) }
+        // No bus: nothing more is done, and nothing is kept.
+        guard connect() else { return LinkServiceFacts() }
+        if !gaveUp, modems == nil || !metered.contains(where: { $0.link == name }) { ask(link: name) }
         return LinkServiceFacts(modem: modems?.first { $0.netInterfaces.contains(name) }?.facts,
                                 metered: metered.first { $0.link == name }?.value ?? nil)
     }
@@ -78,7 +80,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     /// Connects and subscribes to the signals that can change the facts (watch).
     public func subscribe() {
         subscribed = true
-        _ = connect(calls: [])
+        _ = connect()
         deadline = nil  // the patience is for the first question's answers, whenever it comes
     }
 
@@ -120,8 +122,9 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         }
         calls.append(.call(destination: Self.networkManager, path: Self.networkManagerPath, interface: Self.networkManager,
                            member: "GetDeviceByIpIface", body: [.string(name)]))
-        guard !gaveUp, let serials = connect(calls: calls) else { return record(link: name, metered: nil, modems: askModems ? [] : nil) }
-        guard let answers = wait(for: serials) else { return record(link: name, metered: nil, modems: askModems ? [] : nil) }
+        guard let serials = send(calls), let answers = wait(for: serials) else {
+            return record(link: name, metered: nil, modems: askModems ? [] : nil)
+        }
         if askModems {
             let answer = answers[serials[0]]
             modems = answer?.kind == .methodReturn ? ModemFacts.modems(inManagedObjects: answer!.body) : []
@@ -146,24 +149,31 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         return Int32(clamping: max(0, deadline! - now))
     }
 
-    /// The connection (made, logged in and subscribed if it was not) with `calls` sent:
-    /// their serials; nil when there is no bus or it failed.
-    private func connect(calls: [DBusMessage]) -> [UInt32]? {
+    /// Whether there is a connection: made, logged in and subscribed (the login, Hello and
+    /// AddMatch are written without waiting for their answers) when it was not yet tried.
+    private func connect() -> Bool {
+        if connection != nil { return true }
+        guard !attempted else { return false }
+        attempted = true
+        guard let address = address(), let transport = connector(address) else { return false }
+        let made = DBusConnection(transport: transport, clock: clock)
+        let matches = subscribed ? Self.matchRules.map { rule in
+            DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                             member: "AddMatch", body: [.string(rule)], flags: .noReplyExpected)
+        } : []
+        guard (try? made.start(userID: userID(), calls: matches, timeoutMilliseconds: remaining())) != nil else { return false }
+        connection = made
+        return true
+    }
+
+    /// Sends `calls`: their serials; nil when the connection failed.
+    private func send(_ calls: [DBusMessage]) -> [UInt32]? {
+        guard let connection else { return nil }
         do {
-            if let connection { return try connection.send(calls, timeoutMilliseconds: remaining()) }
-            guard !attempted else { return nil }
-            attempted = true
-            guard let address = address(), let transport = connector(address) else { return nil }
-            let made = DBusConnection(transport: transport, clock: clock)
-            let matches = subscribed ? Self.matchRules.map { rule in
-                DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-                                 member: "AddMatch", body: [.string(rule)], flags: .noReplyExpected)
-            } : []
-            let serials = try made.start(userID: userID(), calls: matches + calls, timeoutMilliseconds: remaining())
-            connection = made
-            return Array(serials.dropFirst(matches.count))
+            return try connection.send(calls, timeoutMilliseconds: remaining())
         } catch {
-            connection = nil
+            self.connection = nil
+            gaveUp = true
             return nil
         }
     }
@@ -186,15 +196,8 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
 }
 
 extension UnixStreamSocket: DBusTransport {
-    public func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool {
+    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool {
         send(bytes, timeoutMilliseconds: timeoutMilliseconds, now: SystemClock.monotonicMilliseconds)
     }
 
-    public func receiveAvailable() -> [UInt8]? {
-        switch receive() {
-        case .bytes(let bytes): bytes
-        case .nothing: []
-        case .closed: nil
-        }
-    }
 }

@@ -7,29 +7,29 @@ public struct AccessTechnologies: OptionSet, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let pots = AccessTechnologies(rawValue: 1 << 0)
-    public static let gsm = AccessTechnologies(rawValue: 1 << 1)
-    public static let gsmCompact = AccessTechnologies(rawValue: 1 << 2)
-    public static let gprs = AccessTechnologies(rawValue: 1 << 3)
-    public static let edge = AccessTechnologies(rawValue: 1 << 4)
-    public static let umts = AccessTechnologies(rawValue: 1 << 5)
-    public static let hsdpa = AccessTechnologies(rawValue: 1 << 6)
-    public static let hsupa = AccessTechnologies(rawValue: 1 << 7)
-    public static let hspa = AccessTechnologies(rawValue: 1 << 8)
-    public static let hspaPlus = AccessTechnologies(rawValue: 1 << 9)
-    public static let oneXRTT = AccessTechnologies(rawValue: 1 << 10)
-    public static let evdo0 = AccessTechnologies(rawValue: 1 << 11)
-    public static let evdoA = AccessTechnologies(rawValue: 1 << 12)
-    public static let evdoB = AccessTechnologies(rawValue: 1 << 13)
-    public static let lte = AccessTechnologies(rawValue: 1 << 14)
-    public static let fiveGNR = AccessTechnologies(rawValue: 1 << 15)
-    public static let lteCatM = AccessTechnologies(rawValue: 1 << 16)
-    public static let lteNBIoT = AccessTechnologies(rawValue: 1 << 17)
+    static let pots = AccessTechnologies(rawValue: 1 << 0)
+    static let gsm = AccessTechnologies(rawValue: 1 << 1)
+    static let gsmCompact = AccessTechnologies(rawValue: 1 << 2)
+    static let gprs = AccessTechnologies(rawValue: 1 << 3)
+    static let edge = AccessTechnologies(rawValue: 1 << 4)
+    static let umts = AccessTechnologies(rawValue: 1 << 5)
+    static let hsdpa = AccessTechnologies(rawValue: 1 << 6)
+    static let hsupa = AccessTechnologies(rawValue: 1 << 7)
+    static let hspa = AccessTechnologies(rawValue: 1 << 8)
+    static let hspaPlus = AccessTechnologies(rawValue: 1 << 9)
+    static let oneXRTT = AccessTechnologies(rawValue: 1 << 10)
+    static let evdo0 = AccessTechnologies(rawValue: 1 << 11)
+    static let evdoA = AccessTechnologies(rawValue: 1 << 12)
+    static let evdoB = AccessTechnologies(rawValue: 1 << 13)
+    static let lte = AccessTechnologies(rawValue: 1 << 14)
+    static let fiveGNR = AccessTechnologies(rawValue: 1 << 15)
+    static let lteCatM = AccessTechnologies(rawValue: 1 << 16)
+    static let lteNBIoT = AccessTechnologies(rawValue: 1 << 17)
 
     /// Every known bit: ModemManager's nick (what mmcli prints and the JSON uses), the
     /// name text output uses, and its generation (docs/CELLULAR.md says where each
     /// grouping comes from). POTS is a telephone line: no generation.
-    public static let known: [(technology: AccessTechnologies, nick: String, name: String, generation: CellularGeneration?)] = [
+    static let known: [(technology: AccessTechnologies, nick: String, name: String, generation: CellularGeneration?)] = [
         (.pots, "pots", "POTS", nil),
         (.gsm, "gsm", "GSM", .g2),
         (.gsmCompact, "gsm-compact", "GSM Compact", .g2),
@@ -90,19 +90,19 @@ public struct ModemState: RawRepresentable, Hashable, Sendable {
     public var rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    public static let failed = ModemState(rawValue: -1)
-    public static let unknown = ModemState(rawValue: 0)
-    public static let initializing = ModemState(rawValue: 1)
-    public static let locked = ModemState(rawValue: 2)
-    public static let disabled = ModemState(rawValue: 3)
-    public static let disabling = ModemState(rawValue: 4)
-    public static let enabling = ModemState(rawValue: 5)
-    public static let enabled = ModemState(rawValue: 6)
-    public static let searching = ModemState(rawValue: 7)
-    public static let registered = ModemState(rawValue: 8)
-    public static let disconnecting = ModemState(rawValue: 9)
-    public static let connecting = ModemState(rawValue: 10)
-    public static let connected = ModemState(rawValue: 11)
+    static let failed = ModemState(rawValue: -1)
+    static let unknown = ModemState(rawValue: 0)
+    static let initializing = ModemState(rawValue: 1)
+    static let locked = ModemState(rawValue: 2)
+    static let disabled = ModemState(rawValue: 3)
+    static let disabling = ModemState(rawValue: 4)
+    static let enabling = ModemState(rawValue: 5)
+    static let enabled = ModemState(rawValue: 6)
+    static let searching = ModemState(rawValue: 7)
+    static let registered = ModemState(rawValue: 8)
+    static let disconnecting = ModemState(rawValue: 9)
+    static let connecting = ModemState(rawValue: 10)
+    static let connected = ModemState(rawValue: 11)
 
     /// ModemManager's nick ("connected"), the JSON form; a newer value as its number.
     public var name: String {
@@ -130,18 +130,18 @@ public struct RegistrationState: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let idle = RegistrationState(rawValue: 0)
-    public static let home = RegistrationState(rawValue: 1)
-    public static let searching = RegistrationState(rawValue: 2)
-    public static let denied = RegistrationState(rawValue: 3)
-    public static let unknown = RegistrationState(rawValue: 4)
-    public static let roaming = RegistrationState(rawValue: 5)
-    public static let homeSMSOnly = RegistrationState(rawValue: 6)
-    public static let roamingSMSOnly = RegistrationState(rawValue: 7)
-    public static let emergencyOnly = RegistrationState(rawValue: 8)
-    public static let homeCSFBNotPreferred = RegistrationState(rawValue: 9)
-    public static let roamingCSFBNotPreferred = RegistrationState(rawValue: 10)
-    public static let attachedRLOS = RegistrationState(rawValue: 11)
+    static let idle = RegistrationState(rawValue: 0)
+    static let home = RegistrationState(rawValue: 1)
+    static let searching = RegistrationState(rawValue: 2)
+    static let denied = RegistrationState(rawValue: 3)
+    static let unknown = RegistrationState(rawValue: 4)
+    static let roaming = RegistrationState(rawValue: 5)
+    static let homeSMSOnly = RegistrationState(rawValue: 6)
+    static let roamingSMSOnly = RegistrationState(rawValue: 7)
+    static let emergencyOnly = RegistrationState(rawValue: 8)
+    static let homeCSFBNotPreferred = RegistrationState(rawValue: 9)
+    static let roamingCSFBNotPreferred = RegistrationState(rawValue: 10)
+    static let attachedRLOS = RegistrationState(rawValue: 11)
 
     /// Registered on a visited network (true), on the home network (false), or not
     /// registered on any, so neither can be said (nil).
@@ -165,11 +165,11 @@ public struct Metered: RawRepresentable, Hashable, Sendable {
     public var rawValue: UInt32
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-    public static let unknown = Metered(rawValue: 0)
-    public static let yes = Metered(rawValue: 1)
-    public static let no = Metered(rawValue: 2)
-    public static let guessYes = Metered(rawValue: 3)
-    public static let guessNo = Metered(rawValue: 4)
+    static let unknown = Metered(rawValue: 0)
+    static let yes = Metered(rawValue: 1)
+    static let no = Metered(rawValue: 2)
+    static let guessYes = Metered(rawValue: 3)
+    static let guessNo = Metered(rawValue: 4)
 
     /// YES or GUESS_YES: the path costs money by the byte.
     public var isMetered: Bool { self == .yes || self == .guessYes }

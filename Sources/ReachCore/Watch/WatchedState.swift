@@ -15,11 +15,11 @@ public struct WatchedState: Hashable, Sendable {
         public var linkName: String?
         public var linkKind: LinkKind?
         public var gateway: IPAddress?
-        public var expensive: Bool
-        public var generation: CellularGeneration?
-        public var roaming: Bool?
-        public var operatorName: String?
-        public var modemState: ModemState?
+        var expensive: Bool
+        var generation: CellularGeneration?
+        var roaming: Bool?
+        var operatorName: String?
+        var modemState: ModemState?
 
         public init(_ report: PathReport) {
             destination = report.destination
