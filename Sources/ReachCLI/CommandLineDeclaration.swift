@@ -26,12 +26,16 @@ struct CommandLineDeclaration<Options>: Sendable {
         self.options = options
     }
 
-    /// The words that are not options: none (`status`), exactly one (`addr`'s address,
-    /// ping's host), or at most one (`watch`'s target).
+    /// The words that are not options: none (`status`), exactly one, at most one, or any
+    /// number (the targets of `host`, `addr`, `watch` and `ping`: ArgumentParser's array
+    /// argument, whose words may come between options). `execute()` refuses a run with no
+    /// target at all, the same for both readers.
     enum Operand: Sendable {
         case none
         case required(@Sendable (inout Options, String) -> Void)
         case optional(@Sendable (inout Options, String) -> Void)
+        /// Each word appended, in order.
+        case variadic(@Sendable (inout Options, String) -> Void)
     }
 
     /// The option whose short name is `letter`, and its position.
@@ -244,6 +248,8 @@ extension CommandLineDeclaration {
                     guard !hasOperand else { return nil }
                     set(&options, word)
                     hasOperand = true
+                case .variadic(let append):
+                    append(&options, word)
                 }
             } else {
                 return nil  // "-", "--", ""

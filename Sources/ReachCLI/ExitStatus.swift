@@ -28,6 +28,15 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         return report.isReachable ? .success : .notReachable
     }
 
+    /// The verdict over several targets: 0 when all are reachable (with `any`, when one is),
+    /// else 2 when a name did not resolve, else 1.
+    static func of(_ reports: [ReachabilityReport], any: Bool) -> ExitStatus {
+        let statuses = reports.map { ExitStatus.of($0) }
+        let succeeded = any ? statuses.contains(.success) : statuses.allSatisfy { $0 == .success }
+        if succeeded { return .success }
+        return statuses.contains(.nameNotResolved) ? .nameNotResolved : .notReachable
+    }
+
     /// How `watch` ended: 1 only when `--until` was still waiting (timeout, signal),
     /// as nm-online and systemd-networkd-wait-online do.
     static func of(_ end: WatchEnd, waitingUntil: Bool) -> ExitStatus {

@@ -20,8 +20,8 @@ enum ReachArguments {
         // of the binary's protocol conformances.
         switch first {
         case "status": return StatusOptions.commandLine.read(words, into: StatusOptions()).map(ReachInvocation.status)
-        case "host": return HostOptions.commandLine.read(words, into: HostOptions(name: "")).map(ReachInvocation.host)
-        case "addr": return AddrOptions.commandLine.read(words, into: AddrOptions(address: "")).map(ReachInvocation.addr)
+        case "host": return HostOptions.commandLine.read(words, into: HostOptions()).map(ReachInvocation.host)
+        case "addr": return AddrOptions.commandLine.read(words, into: AddrOptions()).map(ReachInvocation.addr)
         case "watch": return WatchOptions.commandLine.read(words, into: WatchOptions()).map(ReachInvocation.watch)
         case "ping": return PingArguments.options(words).map(ReachInvocation.ping)
         default: return nil

@@ -61,6 +61,26 @@ struct OutputOptions: Equatable {
         }
         return .of(report)
     }
+
+    /// Several targets' reports: their lines in order, or one JSON document whose
+    /// `reachable` is what the exit status says, with each target's own document in `results`.
+    func emit(_ reports: [ReachabilityReport], command: String, any: Bool) -> ExitStatus {
+        let status = ExitStatus.of(reports, any: any)
+        guard !quiet else { return status }
+        if json {
+            let document: JSONValue = .object([
+                ("schema", .int(jsonSchemaVersion)),
+                ("command", .string(command)),
+                ("reachable", .bool(status == .success)),
+                ("results", .array(reports.map { renderer.json($0, command: command) })),
+            ])
+            OutputChannel.standard.write(document.serialized() + "\n")
+        } else {
+            let renderer = renderer
+            for report in reports { OutputChannel.standard.write(renderer.text(report)) }
+        }
+        return status
+    }
 }
 
 /// -4 / -6, --no-cellular and --no-expensive: ArgumentParser's copy of PathOptions.commandLine.
@@ -177,16 +197,23 @@ struct StatusOptions: Equatable {
 struct AddrCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "addr",
-        abstract: "Can this IP address be reached: the kernel's route lookup decides."
+        abstract: "Can these IP addresses be reached: the kernel's route lookup decides.",
+        discussion: """
+            Several addresses: a line (or, with --json, a result) each, in the order given. \
+            Exit status: 0 all reachable (--any: at least one), 1 otherwise.
+            """
     )
 
-    @Argument(help: "An IPv4 or IPv6 literal; IPv6 may carry %zone.")
-    var address: String
+    @Argument(help: "IPv4 or IPv6 literals; IPv6 may carry %zone.")
+    var addresses: [String] = []
 
+    @OptionGroup var targets: TargetListArguments
     @OptionGroup var path: PathArguments
     @OptionGroup var output: OutputArguments
 
-    var options: AddrOptions { AddrOptions(address: address, path: path.options, output: output.options) }
+    var options: AddrOptions {
+        AddrOptions(addresses: addresses, targets: targets.options, path: path.options, output: output.options)
+    }
 
     func execute() throws -> ExitStatus {
         try options.execute()
@@ -195,39 +222,58 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
 /// `reach addr`'s command line as plain values, and the run.
 struct AddrOptions: Equatable {
-    var address: String
+    var addresses: [String] = []
+    var targets = TargetListOptions()
     var path = PathOptions()
     var output = OutputOptions()
 
     static let commandLine = CommandLineDeclaration<AddrOptions>(
-        operand: .required { $0.address = $1 },
-        options: PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
+        operand: .variadic { $0.addresses.append($1) },
+        options: TargetListOptions.commandLine { $1(&$0.targets) } + PathOptions.commandLine { $1(&$0.path) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let target = try TargetArgument.address(address)
-        try path.check(target, written: address)
-        return output.emit(try path.makeEvaluator().evaluate(address: target), command: "addr")
+        let texts = try TargetList.collect(addresses, from: targets.file)
+        // Every address checked before the first is looked up.
+        var parsed: [IPAddress] = []
+        parsed.reserveCapacity(texts.count)
+        for text in texts {
+            let target = try TargetArgument.address(text)
+            try path.check(target, written: text)
+            parsed.append(target)
+        }
+        let evaluator = try path.makeEvaluator()
+        if parsed.count == 1 { return output.emit(try evaluator.evaluate(address: parsed[0]), command: "addr") }
+        return output.emit(try evaluator.evaluate(addresses: parsed), command: "addr", any: targets.any)
     }
 }
 
 struct HostCommand: ParsableCommand, ReachRunnable {
     static let configuration = CommandConfiguration(
         commandName: "host",
-        abstract: "Can this host be reached: every address getaddrinfo gives, evaluated."
+        abstract: "Can these hosts be reached: every address getaddrinfo gives, evaluated.",
+        discussion: """
+            Several names are resolved together, each within --timeout; a line (or, with --json, \
+            a result) each, in the order given. Exit status: 0 all reachable (--any: at least one), \
+            else 2 when a name did not resolve, else 1.
+            """
     )
 
-    @Argument(help: "A host name (or anything getaddrinfo accepts).")
-    var name: String
+    @Argument(help: "Host names (or anything getaddrinfo accepts).")
+    var names: [String] = []
 
     // Unconditional: `--timeout -1` is a wrong value, not a missing one.
     @Option(name: .long, parsing: .unconditional,
             help: ArgumentHelp("Bound on name resolution: 5, 1.5s, 300ms, 1m.", valueName: "duration"))
     var timeout: String = HostOptions.defaultTimeout
 
+    @OptionGroup var targets: TargetListArguments
     @OptionGroup var path: PathArguments
     @OptionGroup var output: OutputArguments
 
-    var options: HostOptions { HostOptions(name: name, timeout: timeout, path: path.options, output: output.options) }
+    var options: HostOptions {
+        HostOptions(names: names, timeout: timeout, targets: targets.options, path: path.options, output: output.options)
+    }
 
     func execute() throws -> ExitStatus {
         try options.execute()
@@ -238,22 +284,57 @@ struct HostCommand: ParsableCommand, ReachRunnable {
 struct HostOptions: Equatable {
     static let defaultTimeout = "5s"
 
-    var name: String
+    var names: [String] = []
     var timeout = defaultTimeout
+    var targets = TargetListOptions()
     var path = PathOptions()
     var output = OutputOptions()
 
     static let commandLine = CommandLineDeclaration<HostOptions>(
-        operand: .required { $0.name = $1 },
+        operand: .variadic { $0.names.append($1) },
         // Unconditional: `--timeout -1` is a wrong value, not a missing one.
         options: [.value(long: "timeout", .unconditional) { $0.timeout = $1 }]
-            + PathOptions.commandLine { $1(&$0.path) } + OutputOptions.commandLine { $1(&$0.output) })
+            + TargetListOptions.commandLine { $1(&$0.targets) } + PathOptions.commandLine { $1(&$0.path) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        try TargetArgument.validateHostName(name)
+        let hosts = try TargetList.collect(names, from: targets.file)
+        for name in hosts { try TargetArgument.validateHostName(name) }
         let limit = try DurationArgument.positive(timeout, option: "--timeout")
         let family = try path.family(for: "a host")
-        let report = try path.makeEvaluator().evaluate(host: name, family: family, timeoutMilliseconds: limit.pollTimeout)
-        return output.emit(report, command: "host")
+        let evaluator = try path.makeEvaluator()
+        if hosts.count == 1 {
+            let report = try evaluator.evaluate(host: hosts[0], family: family, timeoutMilliseconds: limit.pollTimeout)
+            return output.emit(report, command: "host")
+        }
+        let reports = try evaluator.evaluate(hosts: hosts, family: family, timeoutMilliseconds: limit.pollTimeout)
+        return output.emit(reports, command: "host", any: targets.any)
+    }
+}
+
+/// --targets-from and --any: ArgumentParser's copy of TargetListOptions.commandLine.
+struct TargetListArguments: ParsableArguments {
+    @Option(
+        name: .customLong("targets-from"),
+        help: ArgumentHelp("Read targets from FILE, one a line ('-': standard input).", valueName: "file"))
+    var file: String?
+
+    @Flag(name: .long, help: "With several targets: succeed when any one is reachable, not only when all are.")
+    var any = false
+
+    var options: TargetListOptions { TargetListOptions(file: file, any: any) }
+}
+
+/// --targets-from and --any as plain values.
+struct TargetListOptions: Equatable {
+    var file: String?
+    var any = false
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, TargetListOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.value(long: "targets-from", .next) { $0.file = $1 }, in: group),
+            .member(.flag(long: "any") { $0.any = true }, in: group),
+        ]
     }
 }

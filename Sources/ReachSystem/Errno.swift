@@ -27,6 +27,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let messageTooLong = Errno(rawValue: EMSGSIZE)
     public static let operationInProgress = Errno(rawValue: EINPROGRESS)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
+    public static let fileTooLarge = Errno(rawValue: EFBIG)
 
     /// The `strerror` text, e.g. "Network is unreachable".
     public var description: String { String(cString: strerror(rawValue)) }

@@ -21,7 +21,7 @@ public final class HostResolution: Sendable {
         try job.wait(timeoutMilliseconds: timeoutMilliseconds)
     }
 
-    private static func getaddrinfo(name: String, family: AddressFamily?) -> ResolutionOutcome {
+    static func getaddrinfo(name: String, family: AddressFamily?) -> ResolutionOutcome {
         var hints = addrinfo()
         hints.ai_family = family?.kernelValue ?? AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_DGRAM.rawValue) // one entry per address, not one per socket type

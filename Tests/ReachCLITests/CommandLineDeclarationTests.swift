@@ -25,15 +25,15 @@ final class CommandLineDeclarationTests: XCTestCase {
 
     func testHost() throws {
         try DeclarationCheck(
-            declaration: HostOptions.commandLine, blank: HostOptions(name: ""), operand: ["db.internal"],
-            base: HostOptions(name: "db.internal"), convert: { (command: HostCommand) in command.options }
+            declaration: HostOptions.commandLine, blank: HostOptions(), operand: ["db.internal"],
+            base: HostOptions(names: ["db.internal"]), convert: { (command: HostCommand) in command.options }
         ).run()
     }
 
     func testAddr() throws {
         try DeclarationCheck(
-            declaration: AddrOptions.commandLine, blank: AddrOptions(address: ""), operand: ["::1"],
-            base: AddrOptions(address: "::1"), convert: { (command: AddrCommand) in command.options }
+            declaration: AddrOptions.commandLine, blank: AddrOptions(), operand: ["::1"],
+            base: AddrOptions(addresses: ["::1"]), convert: { (command: AddrCommand) in command.options }
         ).run()
     }
 
@@ -102,7 +102,7 @@ struct DeclarationCheck<Command: ParsableCommand, Options: Equatable> {
         for argument in dump.command.arguments {
             let names = (argument.names ?? []).map { ($0.kind == "long" ? "--" : "-") + $0.name }.sorted()
             if argument.kind == "positional" {
-                operands.append(argument.isOptional ? "optional" : "required")
+                operands.append((argument.isOptional ? "optional" : "required") + (argument.isRepeating ? ", repeating" : ""))
             } else if names != ["--help", "-h"] {
                 let repeating = argument.isRepeating ? ", repeating" : ""
                 let arity = argument.kind == "flag" ? "flag" : "option, \(argument.parsingStrategy ?? "?")\(repeating)"
@@ -124,6 +124,7 @@ struct DeclarationCheck<Command: ParsableCommand, Options: Equatable> {
         case .none: XCTAssertEqual(operands, [], "\(Command.self)")
         case .required: XCTAssertEqual(operands, ["required"], "\(Command.self)")
         case .optional: XCTAssertEqual(operands, ["optional"], "\(Command.self)")
+        case .variadic: XCTAssertEqual(operands, ["optional, repeating"], "\(Command.self)")
         }
     }
 
@@ -171,6 +172,21 @@ struct DeclarationCheck<Command: ParsableCommand, Options: Equatable> {
         case .none: assertBothRefuse(["word"])
         case .required: assertBothRefuse([])
         case .optional: assertBothRefuse(["word", "word"])
+        case .variadic(let append):
+            // Any number of words, in order, options among them; none at all is execute()'s to refuse.
+            try assertBothRead([], as: blank)
+            var three = blank
+            for word in ["a", "b", "a"] { append(&three, word) }
+            try assertBothRead(["a", "b", "a"], as: three)
+            let withFlag = declaration.options.compactMap { option -> (String, OptionDeclaration<Options>.Setting)? in
+                guard case .flag = option.setting else { return nil }
+                return (Self.names(of: option)[0], option.setting)
+            }.first
+            if let (name, setting) = withFlag, case .flag(let set) = setting {
+                var flagged = three
+                set(&flagged)
+                try assertBothRead(["a", name, "b", "a"], as: flagged)
+            }
         }
     }
 

@@ -29,7 +29,7 @@ final class ExitStatusTests: XCTestCase {
     }
 
     func testParserErrorsAreOneLineUsageErrors() {
-        for arguments in [["frob"], ["status", "--bogus"], ["host"], ["host", "x", "--timeout"]] {
+        for arguments in [["frob"], ["status", "--bogus"], ["host", "--targets-from"], ["host", "x", "--timeout"]] {
             XCTAssertThrowsError(try ReachCommand.parseAsRoot(arguments), "\(arguments)") { error in
                 let (status, message) = ExitStatus.of(error)
                 XCTAssertEqual(status, .usage, "\(arguments)")
@@ -47,5 +47,27 @@ final class ExitStatusTests: XCTestCase {
         XCTAssertEqual(ExitStatus.of(ReachabilityReport(subject: .address(loopback), paths: [noRoute])), .notReachable)
         let unresolved = ReachabilityReport(subject: .host("nosuch.test"), paths: [], resolutionFailure: "Name or service not known")
         XCTAssertEqual(ExitStatus.of(unresolved), .nameNotResolved)
+    }
+
+    /// Several targets: 0 when all are reachable (with --any, when one is); otherwise 2 when a
+    /// name did not resolve, else 1.
+    func testSeveralReportsMapToTheTable() throws {
+        let loopback = try XCTUnwrap(IPAddress(family: .ipv4, bytes: [127, 0, 0, 1]))
+        let reachable = PathReport(destination: loopback, flags: [.reachable], reason: nil)
+        let good = ReachabilityReport(subject: .address(loopback), paths: [reachable])
+        let bad = ReachabilityReport(subject: .address(loopback), paths: [PathReport(destination: loopback, flags: [], reason: .noRoute)])
+        let unresolved = ReachabilityReport(subject: .host("nosuch.test"), paths: [], resolutionFailure: "Name or service not known")
+        let table: [([ReachabilityReport], all: ExitStatus, any: ExitStatus)] = [
+            ([good, good], .success, .success),
+            ([good, bad], .notReachable, .success),
+            ([good, unresolved], .nameNotResolved, .success),
+            ([bad, unresolved, good], .nameNotResolved, .success),
+            ([bad, bad], .notReachable, .notReachable),
+            ([bad, unresolved], .nameNotResolved, .nameNotResolved),
+        ]
+        for (reports, all, any) in table {
+            XCTAssertEqual(ExitStatus.of(reports, any: false), all)
+            XCTAssertEqual(ExitStatus.of(reports, any: true), any)
+        }
     }
 }

@@ -19,6 +19,7 @@ final class ReachArgumentsTests: XCTestCase {
             ["watch"], ["watch", "--until", "reachable", "--timeout", "30"], ["watch", "db.internal", "--json", "--count", "3"],
             ["watch", "-4", "--settle=2s", "--interface", "eth0"], ["watch", "--probe", "icmp:10.0.0.1", "--probe-interval", "10s"],
             ["ping", "-c", "1", "127.0.0.1"],
+            ["addr", "127.0.0.1", "::1", "--any"], ["host", "a", "--json", "b", "c"], ["host", "--targets-from", "list.txt"],
         ]
         for words in accepted {
             XCTAssertNotNil(ReachArguments.invocation(words), "\(words) should not need ArgumentParser")
@@ -33,7 +34,7 @@ final class ReachArgumentsTests: XCTestCase {
             ["--generate-completion-script", "bash"], ["-4"], ["status", "x"], ["status", "--bogus"], ["status", "-4", "-4"],
             ["status", "--json=1"], ["status", "--probe"], ["status", "--probe", "--json"], ["status", "--probe="],
             ["status", "--probe-timeout", "--help"], ["status", "--"], ["status", "-"], ["status", ""],
-            ["addr"], ["addr", "::1", "::2"], ["addr", "--", "::1"], ["host", "--timeout"],
+            ["addr", "--", "::1"], ["host", "--timeout"], ["addr", "--targets-from", "-"], ["host", "--targets-from"],
             ["host", "a", "--timeout", "1", "--timeout", "2"],
             ["watch", "a", "b"], ["watch", "--count", "three"], ["watch", "--count="], ["watch", "--until", "-x"],
             ["watch", "--debug-receive-buffer", "99999999999"], ["frob"], ["Status"],
@@ -134,7 +135,7 @@ private struct CommandShape {
     }
 
     let options: [Option]
-    /// 0: none, 1: required, 2: optional.
+    /// 0: none, 1: required, 2: optional, 3: any number.
     let operand: Int
 
     init<Options>(_ declaration: CommandLineDeclaration<Options>) {
@@ -150,6 +151,7 @@ private struct CommandShape {
         case .none: operand = 0
         case .required: operand = 1
         case .optional: operand = 2
+        case .variadic: operand = 3
         }
     }
 }
@@ -211,6 +213,9 @@ private struct CommandLineGenerator {
             }
         }
         if shape.operand == 1 || (shape.operand == 2 && chance(50)) { groups.append([pick(Self.operands)]) }
+        if shape.operand == 3 {
+            for _ in 0..<below(4) { groups.append([pick(Self.operands)]) }
+        }
         // Random order, each option's value after it.
         var words: [String] = []
         while !groups.isEmpty { words += groups.remove(at: below(groups.count)) }

@@ -158,4 +158,50 @@ final class ReachabilityEvaluatorTests: XCTestCase {
         XCTAssertFalse(report.isReachable)
         XCTAssertEqual(report.reason, .nameNotResolved)
     }
+
+    /// Many targets: one report each, in order; each link asked about once for the whole run.
+    func testManyAddressesAskForEachLinkOnce() throws {
+        let kernel = CountingKernel(FakeKernel(
+            routes: [address("198.18.0.2"): route(.ipv4), address("198.18.0.3"): route(.ipv4),
+                     address("198.51.100.1"): .rejected(.hostUnreachable)],
+            links: [eth0]))
+        let targets = ["198.18.0.2", "198.51.100.1", "198.18.0.3", "198.18.0.2"].map(address)
+        let reports = try evaluator(kernel.base).with(kernel: kernel).evaluate(addresses: targets)
+        XCTAssertEqual(reports.map(\.subject), targets.map { .address($0) })
+        XCTAssertEqual(reports.map(\.isReachable), [true, false, true, true])
+        XCTAssertEqual(kernel.linkRequests, 1)
+    }
+
+    func testManyHostsInOrderWithTheirOwnFailures() throws {
+        let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4)], links: [eth0])
+        let resolver = FakeResolver([
+            "db.example": .resolved([address("198.18.0.2")]), "broken.example": .failed(SystemCallError("getaddrinfo", .outOfMemory)),
+        ])
+        let names = ["db.example", "nosuch.example", "broken.example"]
+        let reports = try evaluator(kernel, resolver).evaluate(hosts: names, family: nil, timeoutMilliseconds: 700)
+        XCTAssertEqual(reports.map(\.isReachable), [true, false, false])
+        XCTAssertEqual(reports[1].resolutionFailure, "Name or service not known")
+        XCTAssertEqual(reports[2].resolutionFailure, "getaddrinfo: Cannot allocate memory", "a lookup that failed is that name's")
+        XCTAssertEqual(resolver.requests.map(\.timeout), [700, 700, 700])
+    }
+}
+
+/// Counts the link requests that reach the kernel.
+private final class CountingKernel: KernelRoutingFacts {
+    let base: FakeKernel
+    private(set) var linkRequests = 0
+    init(_ base: FakeKernel) { self.base = base }
+    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult { try base.lookupRoute(to: destination) }
+    func link(index: UInt32) throws -> LinkFacts? {
+        linkRequests += 1
+        return try base.link(index: index)
+    }
+}
+
+extension ReachabilityEvaluator {
+    fileprivate func with(kernel: KernelRoutingFacts) -> ReachabilityEvaluator {
+        var evaluator = self
+        evaluator.paths.kernel = kernel
+        return evaluator
+    }
 }

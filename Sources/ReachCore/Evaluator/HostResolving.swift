@@ -3,9 +3,17 @@ import ReachSystem
 /// Resolves names to addresses within a time bound.
 public protocol HostResolving {
     func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome
+    /// Every name, in order, each within `timeoutMilliseconds` of the call: one name that
+    /// hangs must not delay the others' answers.
+    func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome]
 }
 
 extension HostResolving {
+    /// One after another: for resolvers that answer at once (tests' fakes).
+    public func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome] {
+        try names.map { try resolve($0, family: family, timeoutMilliseconds: timeoutMilliseconds) }
+    }
+
     /// Where a host argument leads: the address itself when it is a literal (its zone's
     /// interface looked up), else what `name` resolves to. `ping`, the probes and `Pinger`
     /// take the first address, as iputils ping does.

@@ -7,7 +7,17 @@ public struct SystemHostResolver: HostResolving {
 
     public func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
         let lookup = try HostResolution(name: name, family: family)
-        return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds)
-            ?? .notResolved("no answer within \(TimeSpan(milliseconds: Int64(timeoutMilliseconds)).seconds) s")
+        return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds) ?? Self.noAnswer(within: timeoutMilliseconds)
+    }
+
+    /// Concurrently, on HostResolutionPool's few threads, under one deadline.
+    public func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome] {
+        try HostResolutionPool.resolve(names, family: family, timeoutMilliseconds: timeoutMilliseconds).map {
+            $0 ?? Self.noAnswer(within: timeoutMilliseconds)
+        }
+    }
+
+    static func noAnswer(within timeoutMilliseconds: Int32) -> ResolutionOutcome {
+        .notResolved("no answer within \(TimeSpan(milliseconds: Int64(timeoutMilliseconds)).seconds) s")
     }
 }

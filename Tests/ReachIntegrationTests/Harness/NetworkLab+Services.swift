@@ -16,9 +16,10 @@ extension NetworkLab {
 
     /// dnsmasq answering for `records` (name to its A and AAAA addresses) and with NXDOMAIN
     /// for every name in `nonexistent`, listening on `address` port 53. It never forwards:
-    /// no upstream servers, no /etc/hosts, no configuration file.
+    /// no upstream servers, no /etc/hosts, no configuration file; unless `options` say so
+    /// (`--server=/DOMAIN/ADDRESS`: a domain forwarded to a server inside the lab).
     func startDNSMasq(in namespace: Namespace, address: String, records: [String: [String]],
-                      nonexistent: [String]) throws -> BackgroundProcess {
+                      nonexistent: [String], options: [String] = []) throws -> BackgroundProcess {
         var arguments = [
             "dnsmasq", "--keep-in-foreground", "--no-resolv", "--no-hosts", "--conf-file=/dev/null",
             "--bind-interfaces", "--listen-address=\(address)", "--port=53", "--pid-file=",
@@ -26,6 +27,7 @@ extension NetworkLab {
         ]
         arguments += records.sorted { $0.key < $1.key }.map { "--host-record=\($0.key),\($0.value.joined(separator: ","))" }
         arguments += nonexistent.map { "--address=/\($0)/" }
+        arguments += options
         let server = try launch(arguments, in: namespace, label: "dnsmasq")
         try server.waitUntilReady(marker: "started, version")
         return server

@@ -127,6 +127,14 @@ struct ReachJSON: Decodable, Equatable {
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw HarnessError("stdout is not a JSON object: \(result)")
         }
+        checkKeys(of: object, file: file, line: line)
+        let report = try JSONDecoder().decode(ReachJSON.self, from: data)
+        report.checkConsistency(file: file, line: line)
+        return report
+    }
+
+    /// Every key of one report present, none more, at every level.
+    static func checkKeys(of object: [String: Any], file: StaticString, line: UInt) {
         XCTAssertEqual(Set(object.keys), keys, "top-level keys", file: file, line: line)
         for path in object["paths"] as? [[String: Any]] ?? [] {
             XCTAssertEqual(Set(path.keys), Path.keys, "path keys in \(path)", file: file, line: line)
@@ -146,9 +154,6 @@ struct ReachJSON: Decodable, Equatable {
         } else {
             XCTAssertTrue(object["probes"] is NSNull, "probes is an array or null", file: file, line: line)
         }
-        let report = try JSONDecoder().decode(ReachJSON.self, from: data)
-        report.checkConsistency(file: file, line: line)
-        return report
     }
 
     func checkConsistency(file: StaticString, line: UInt) {
@@ -199,5 +204,32 @@ extension ReachJSON.Path {
         var characters = Array("-- -------")
         for entry in flagLetters where flags.contains(entry.name) { characters[entry.position] = entry.letter }
         return String(characters)
+    }
+}
+
+/// `reach host|addr A B ... --json`: one document for several targets, each target's own
+/// document (ReachJSON, checked the same way) in `results`, in the order given.
+struct ReachManyJSON: Decodable {
+    static let keys: Set<String> = ["schema", "command", "reachable", "results"]
+    var schema: Int
+    var command: String
+    var reachable: Bool
+    var results: [ReachJSON]
+
+    static func decode(_ result: CommandResult, file: StaticString = #filePath, line: UInt = #line) throws -> ReachManyJSON {
+        XCTAssertEqual(result.stdoutLines.count, 1, "--json prints one line: \(result)", file: file, line: line)
+        let data = Data(result.standardOutput)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw HarnessError("stdout is not a JSON object: \(result)")
+        }
+        XCTAssertEqual(Set(object.keys), keys, "top-level keys", file: file, line: line)
+        for element in object["results"] as? [[String: Any]] ?? [] { ReachJSON.checkKeys(of: element, file: file, line: line) }
+        let document = try JSONDecoder().decode(ReachManyJSON.self, from: data)
+        XCTAssertEqual(document.schema, 1, "schema version", file: file, line: line)
+        for report in document.results {
+            report.checkConsistency(file: file, line: line)
+            XCTAssertEqual(report.command, document.command, file: file, line: line)
+        }
+        return document
     }
 }

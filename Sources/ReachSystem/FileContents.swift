@@ -1,0 +1,33 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A whole file read into memory: `--targets-from FILE`, or standard input for `-`.
+public enum FileContents {
+    /// The bytes of `path` (`-`: standard input), at most `limit` of them; the errno of the
+    /// open(2) or read(2) that failed, or `.fileTooLarge` past `limit`.
+    public static func read(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
+        let fd: Int32
+        if path == "-" {
+            fd = 0
+        } else {
+            switch System.open(path, O_RDONLY) {
+            case .success(let opened): fd = opened
+            case .failure(let errno): return .failure(errno)
+            }
+        }
+        defer { if fd != 0 { System.close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let result = chunk.withUnsafeMutableBytes { System.read(fd, into: $0) }
+            switch result {
+            case .failure(let errno): return .failure(errno)
+            case .success(0): return .success(bytes)
+            case .success(let count):
+                guard bytes.count + count <= limit else { return .failure(.fileTooLarge) }
+                bytes += chunk[0..<count]
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import XCTest
+
+@testable import ReachCLI
+
+/// `--targets-from`'s lines: one target a line, `#` comments and blank lines skipped, every
+/// fault a usage error that names the line.
+final class TargetListTests: XCTestCase {
+    private func lines(_ text: [UInt8], room: Int = TargetList.maximumTargets) throws -> [String] {
+        try TargetList.lines(text, source: "list", room: room)
+    }
+
+    func testCommentsBlanksAndLineEndings() throws {
+        let text = "# header\n\ndb.internal\r\n  198.51.100.7\t# the cache\n\t\n::1\nlast-without-newline"
+        XCTAssertEqual(try lines(Array(text.utf8)), ["db.internal", "198.51.100.7", "::1", "last-without-newline"])
+        XCTAssertEqual(try lines([]), [])
+        XCTAssertEqual(try lines(Array("#\n#\n".utf8)), [])
+    }
+
+    func testFaultsNameTheirLine() {
+        XCTAssertThrowsError(try lines(Array("ok\nd\u{62}\n".utf8) + [0xff, 0x0a])) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from list: line 3 is not valid UTF-8")
+        }
+        XCTAssertThrowsError(try lines(Array("a b\n".utf8))) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from list: line 1: one target a line: 'a b'")
+        }
+        XCTAssertThrowsError(try lines(Array("a\nb\nc\n".utf8), room: 2)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from list: more than 65536 targets")
+        }
+    }
+
+    func testOperandsAloneAndNone() throws {
+        XCTAssertEqual(try TargetList.collect(["a", "b"], from: nil), ["a", "b"])
+        XCTAssertThrowsError(try TargetList.collect([], from: nil)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "no target given (name one, or --targets-from FILE)")
+        }
+        XCTAssertThrowsError(try TargetList.collect(Array(repeating: "a", count: 65_537), from: nil))
+        XCTAssertThrowsError(try TargetList.collect([], from: "/nonexistent/list")) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from /nonexistent/list: No such file or directory")
+        }
+    }
+}
