@@ -75,6 +75,13 @@ final class CellularTests: NamespaceTestCase {
             "IPv4: reachable via cellular wwan0 (3G UMTS, TheOperator, roaming), gateway 198.18.0.1, source 198.18.0.2, expensive",
         ])
 
+        // addr (and host, watch) report the same facts: one renderer, one evaluator.
+        let addr = try client.exec(bus.reachCommand(["addr", "198.18.0.1"]))
+        XCTAssertEqual(addr.status, 0, "\(addr)")
+        XCTAssertEqual(addr.stdoutLines, [
+            "198.18.0.1: reachable via cellular wwan0 (3G UMTS, TheOperator, roaming), source 198.18.0.2, expensive",
+        ])
+
         let noCellular = try statusJSON(["--no-cellular"], exit: 1)
         XCTAssertEqual(noCellular.reason, "cellular_refused")
         let noExpensive = try statusJSON(["--no-expensive"], exit: 1)
