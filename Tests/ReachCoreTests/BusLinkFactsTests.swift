@@ -112,6 +112,25 @@ final class BusLinkFactsTests: XCTestCase {
         XCTAssertEqual(bus.calls.dropFirst(asked).map { $0.member ?? "" }, ["GetManagedObjects", "GetDeviceByIpIface"])
     }
 
+    /// A watch without a bus at its start finds one at a later evaluation; status tries once.
+    func testWatchConnectsAgainAtEachEvaluation() {
+        let bus = FakeBus(answer: Self.services())
+        var present = false
+        var connects = 0
+        let facts = BusLinkFacts(address: { .defaultSystemBus }, userID: { 0 }, clock: { bus.now }, connector: { _ in
+            connects += 1
+            return present ? bus : nil
+        })
+        facts.subscribe()
+        XCTAssertNil(facts.signalDescriptor)
+        XCTAssertEqual(facts.facts(forLink: "wwan0"), LinkServiceFacts())
+        present = true
+        XCTAssertEqual(facts.facts(forLink: "wwan0").modem?.operatorName, "TheOperator")
+        XCTAssertEqual(connects, 3)
+        XCTAssertEqual(facts.signalDescriptor, -1)
+        XCTAssertEqual(bus.calls.filter { $0.member == "AddMatch" }.count, BusLinkFacts.matchRules.count, "subscribed on connecting")
+    }
+
     /// The bus closing the connection: facts unknown, and the watch hears of it.
     func testClosedBus() {
         final class ClosingBus: DBusTransport {

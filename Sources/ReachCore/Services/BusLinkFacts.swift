@@ -40,7 +40,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     private let patience: Int64
 
     private var connection: DBusConnection?
-    /// Connecting was tried in this round of questions (and failed, when `connection` is nil).
+    /// Connecting was tried (and failed, when `connection` is nil): status does not try again.
     private var attempted = false
     private var subscribed = false
     /// The end of this round's patience; nil before its first question.
@@ -110,7 +110,6 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         metered = []
         deadline = nil
         gaveUp = false
-        if connection == nil { attempted = false }
     }
 
     private func ask(link name: String) {
@@ -126,8 +125,12 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
             return record(link: name, metered: nil, modems: askModems ? [] : nil)
         }
         if askModems {
-            let answer = answers[serials[0]]
-            modems = answer?.kind == .methodReturn ? ModemFacts.modems(inManagedObjects: answer!.body) : []
+            // An error (NameHasNoOwner: no ModemManager) or no answer: no modem claims anything.
+            if let answer = answers[serials[0]], answer.kind == .methodReturn {
+                modems = ModemFacts.modems(inManagedObjects: answer.body)
+            } else {
+                modems = []
+            }
         }
         guard let device = answers[serials[serials.count - 1]], device.kind == .methodReturn, let path = device.body.first?.string,
               let connection, let more = try? connection.send([
@@ -153,9 +156,12 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     /// AddMatch are written without waiting for their answers) when it was not yet tried.
     private func connect() -> Bool {
         if connection != nil { return true }
-        guard !attempted else { return false }
+        // status tries once; a watch tries at each evaluation, so a bus that starts (or comes
+        // back) later is found at the next kernel change.
+        guard !attempted || subscribed else { return false }
         attempted = true
         guard let address = address(), let transport = connector(address) else { return false }
+        if subscribed { startRound() }  // a new connection: nothing known yet, fresh patience
         let made = DBusConnection(transport: transport, clock: clock)
         let matches = subscribed ? Self.matchRules.map { rule in
             DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
@@ -172,10 +178,15 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         do {
             return try connection.send(calls, timeoutMilliseconds: remaining())
         } catch {
-            self.connection = nil
-            gaveUp = true
+            dropConnection()
             return nil
         }
+    }
+
+    /// The bus failed (closed, refused, sent garbage): nothing more this round.
+    private func dropConnection() {
+        connection = nil
+        gaveUp = true
     }
 
     /// The answers that came within this round's patience; nil when the bus failed.
@@ -188,8 +199,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
             if answers.count < serials.count { gaveUp = true }
             return answers
         } catch {
-            self.connection = nil
-            gaveUp = true
+            dropConnection()
             return nil
         }
     }
