@@ -116,6 +116,20 @@ final class CellularTests: NamespaceTestCase {
         XCTAssertEqual(unmetered.link?.name, "eth2")
         XCTAssertFalse(unmetered.expensive)
         XCTAssertEqual(try status([]).stdoutLines, ["IPv4: reachable via virtual eth2, gateway 198.18.2.1, source 198.18.2.2"])
+
+        // watch: NetworkManager metering the link is a transition (its PropertiesChanged).
+        let watch = try WatchProcess(in: client, arguments: ["-4"], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        defer {
+            watch.signal(SIGTERM)
+            XCTAssertEqual(watch.waitForExit(timeout: 5), 0)
+        }
+        XCTAssertEqual(watch.waitForLines(1, timeout: 5).count, 1)
+        try bus.control("set-metered", "eth2", "3")  // NM_METERED_GUESS_YES
+        let lines = watch.waitForLines(2, timeout: 3)
+        XCTAssertEqual(lines.count, 2, "\(lines.map(\.text))")
+        XCTAssertTrue(lines.last?.text.hasSuffix("IPv4: reachable via virtual eth2, gateway 198.18.2.1, source 198.18.2.2, expensive   "
+                                                 + "was: reachable via virtual eth2, gateway 198.18.2.1, source 198.18.2.2") == true,
+                      "\(lines.map(\.text))")
     }
 
     /// One transition line within 1 s of each generation change, none for the signal, and

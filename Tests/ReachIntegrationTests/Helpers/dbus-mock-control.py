@@ -8,6 +8,7 @@ system bus named by DBUS_SYSTEM_BUS_ADDRESS (Debian's /usr/bin/python3 and pytho
     dbus-mock-control.py set-technologies BITS          AccessTechnologies (emits PropertiesChanged)
     dbus-mock-control.py set-signal PERCENT             SignalQuality (emits PropertiesChanged)
     dbus-mock-control.py add-ethernet IFACE METERED     AddEthernetDevice, then Device.Metered
+    dbus-mock-control.py set-metered IFACE METERED      Device.Metered (emits PropertiesChanged)
 """
 import os
 import sys
@@ -48,6 +49,10 @@ def main():
         path = bus.get_object(NM, "/org/freedesktop/NetworkManager").AddEthernetDevice(arguments[0], arguments[0], 100,
                                                                                         dbus_interface=MOCK)
         bus.get_object(NM, path).AddProperty(NM + ".Device", "Metered", dbus.UInt32(int(arguments[1])), dbus_interface=MOCK)
+    elif command == "set-metered":
+        path = bus.get_object(NM, "/org/freedesktop/NetworkManager").GetDeviceByIpIface(arguments[0])
+        bus.get_object(NM, path).UpdateProperties(NM + ".Device", {"Metered": dbus.UInt32(int(arguments[1]))},
+                                                  dbus_interface=MOCK)
     else:
         sys.exit(f"unknown command {command}")
 
