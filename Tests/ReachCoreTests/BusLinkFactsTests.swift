@@ -131,6 +131,31 @@ final class BusLinkFactsTests: XCTestCase {
         XCTAssertEqual(bus.calls.filter { $0.member == "AddMatch" }.count, BusLinkFacts.matchRules.count, "subscribed on connecting")
     }
 
+    /// Signals that never stop coming cannot hold a question past its deadline, nor a watch's read.
+    func testSignalFloodCannotHoldAQuestion() throws {
+        final class FloodingBus: DBusTransport {
+            var now: Int64 = 0
+            var reads = 0
+            var fileDescriptor: Int32 { 3 }
+            func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool { true }
+            func receiveAvailable() -> [UInt8]? {
+                now += 10
+                reads += 1
+                var signal = FakeBus.signal("PropertiesChanged")
+                signal.serial = UInt32(reads)
+                return (reads == 1 ? Array("OK 0123456789abcdef\r\n".utf8) : []) + signal.encoded()
+            }
+            func waitReadable(timeoutMilliseconds: Int32) -> Bool { true }
+        }
+        let bus = FloodingBus()
+        let connection = DBusConnection(transport: bus, clock: { bus.now })
+        let serials = try connection.start(userID: 0, calls: [FakeBus.signal("Ping")], timeoutMilliseconds: 250)
+        XCTAssertEqual(try connection.replies(to: serials, deadline: 250), [:])
+        XCTAssertEqual(bus.now, 250)
+        XCTAssertEqual(try connection.takeSignals().count, 25 + 64)
+        XCTAssertEqual(bus.reads, 25 + 64, "at most 64 reads for a watch's turn")
+    }
+
     /// The bus closing the connection: facts unknown, and the watch hears of it.
     func testClosedBus() {
         final class ClosingBus: DBusTransport {

@@ -73,9 +73,10 @@ final class DBusConnection {
     /// (CLOCK_MONOTONIC milliseconds); a serial with no reply by then is missing.
     func replies(to serials: [UInt32], deadline: Int64) throws(DBusConnectionError) -> [UInt32: DBusMessage] {
         while !serials.allSatisfy({ replies[$0] != nil }) {
-            if try readAvailable() { continue }
             let left = deadline - clock()
-            guard left > 0, transport.waitReadable(timeoutMilliseconds: Int32(clamping: left)) else { break }
+            guard left > 0 else { break }  // checked between reads too: a flood of signals cannot hold us
+            if try readAvailable() { continue }
+            guard transport.waitReadable(timeoutMilliseconds: Int32(clamping: left)) else { break }
         }
         var found: [UInt32: DBusMessage] = [:]
         for serial in serials { found[serial] = replies.removeValue(forKey: serial) }
@@ -84,9 +85,12 @@ final class DBusConnection {
         return found
     }
 
-    /// Reads whatever is queued (never waits) and hands over the signals read so far.
+    /// Reads what is queued (never waits; at most 64 reads, so that a flood of signals
+    /// leaves the rest for the next poll) and hands over the signals read so far.
     func takeSignals() throws(DBusConnectionError) -> [DBusMessage] {
-        while try readAvailable() {}
+        for _ in 0..<64 {
+            guard try readAvailable() else { break }
+        }
         defer { signals = [] }
         return signals
     }
