@@ -34,7 +34,7 @@ help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
@@ -69,6 +69,7 @@ bench: build
 	scripts/bench.sh
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
+	scripts/bench-many.sh
 
 # The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in
 # its own scratch path; suppressions with their reasons in scripts/sanitizers/.

@@ -3,7 +3,7 @@
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
-#                                   procps, libcap2-bin, util-linux, strace; dbus-daemon,
+#                                   procps, libcap2-bin, util-linux, strace, fping; dbus-daemon,
 #                                   python3-dbus and python3-pip, with python-dbusmock 0.38.1
 #                                   downloaded from the Python package index into
 #                                   .build/dbusmock (Debian 12's python3-dbusmock 0.28 has no
@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time)
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)
 fi
 missing=()

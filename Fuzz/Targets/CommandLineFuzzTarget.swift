@@ -8,6 +8,16 @@ import ReachSystem
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let word = FuzzInput.argument(start, count)
+    // The same bytes as a --targets-from file: every target one line of valid UTF-8.
+    parse("TargetList.lines") {
+        for target in try TargetList.lines(FuzzInput.bytes(start, count), source: "fuzz", room: 100) {
+            precondition(!target.isEmpty && !target.contains("\n") && !target.contains("#"), "target '\(target)'")
+        }
+    }
+    parse("TargetList.generate") {
+        let targets = try TargetList.generate(word)
+        precondition(targets.count <= TargetList.maximumTargets, "\(targets.count) targets from '\(word)'")
+    }
     parse("TargetArgument.address") {
         let address = try TargetArgument.address(word)
         precondition(address.bytes.count == address.family.addressLength, "address of the wrong length")

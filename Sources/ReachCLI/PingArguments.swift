@@ -11,7 +11,7 @@
 enum PingArguments {
     /// The options `words` (what follows `ping`) give, nil when ArgumentParser should read them.
     static func options(_ words: ArraySlice<String>) -> PingOptions? {
-        PingOptions.commandLine.read(words, into: PingOptions(host: ""))
+        PingOptions.commandLine.read(words, into: PingOptions())
     }
 
     /// `-qc1` as `-q -c1` (CommandLineDeclaration.splittingFlagGroups), for both readers.
@@ -25,7 +25,7 @@ extension PingOptions {
     /// CommandLineDeclarationTests hold PingCommand's ArgumentParser properties to the same letters,
     /// arity, value parsing and fields. The letters are iputils ping's (ping(8)).
     static let commandLine = CommandLineDeclaration<PingOptions>(
-        operand: .required { $0.host = $1 },
+        operand: .variadic { $0.hosts.append($1) },
         options: [
             // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
             .value("c", .unconditional) { $0.count = $1 },
@@ -43,5 +43,12 @@ extension PingOptions {
             .flag("O") { $0.outstanding = true },
             .flag("f") { $0.flood = true },
             .flag(long: "json") { $0.json = true },
+            // Several targets: fping's options where iputils has none, by long names.
+            .value(long: "period", .unconditional) { $0.period = $1 },
+            .flag(long: "alive") { $0.alive = true },
+            .flag(long: "unreachable") { $0.unreachable = true },
+            .flag(long: "each-rtt") { $0.eachRTT = true },
+            .value(long: "targets-from", .next) { $0.targetsFrom = $1 },
+            .value(long: "generate", .next) { $0.generate = $1 },
         ])
 }

@@ -11,14 +11,17 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             Durations are seconds as numbers (fractions allowed; -w takes whole seconds, as iputils). \
             Exit status: 0 a reply came (with -c and -w: count replies), 1 no reply, 2 name not resolved, \
             64 bad input, 71 system failure, 77 not permitted (see CAPABILITIES in reach(1)).
+
+            Several targets (or --targets-from, --generate, an fping option): fping's model and \
+            output, one ICMP socket per family; exit 0 when every target answered (reach(1)).
             """
     )
 
     // These properties are ArgumentParser's copy of PingOptions.commandLine, the one
     // declaration of ping's options (PingArguments.swift); CommandLineDeclarationTests hold them to it.
     // The numeric options parse unconditionally: `-c -1` is a wrong value, not a missing one.
-    @Argument(help: "A host name or an IPv4/IPv6 literal; IPv6 may carry %interface.")
-    var host: String
+    @Argument(help: "Host names or IPv4/IPv6 literals; IPv6 may carry %interface. Several: fping's model.")
+    var hosts: [String] = []
 
     @Option(
         name: .customShort("c", allowingJoined: true), parsing: .unconditional,
@@ -27,12 +30,14 @@ struct PingCommand: ParsableCommand, ReachRunnable {
 
     @Option(
         name: .customShort("i", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Seconds between probes (default 1; below 0.002 needs CAP_NET_RAW).", valueName: "seconds"))
+        help: ArgumentHelp(
+            "Seconds between probes (default 1; several targets: between any two, default 0.01); below 0.002 needs CAP_NET_RAW.",
+            valueName: "seconds"))
     var interval: String?
 
     @Option(
         name: .customShort("W", allowingJoined: true), parsing: .unconditional,
-        help: ArgumentHelp("Seconds to wait for each reply (default 10).", valueName: "seconds"))
+        help: ArgumentHelp("Seconds to wait for each reply (default 10; several targets: see reach(1)).", valueName: "seconds"))
     var timeout: String?
 
     @Option(
@@ -77,13 +82,37 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     @Flag(name: .long, help: "One JSON object per event, then a summary (schema in reach(1)).")
     var json = false
 
+    // Several targets (fping's options where iputils has none; iputils' letters keep their meaning).
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp("Several targets: seconds between probes to one target (fping -p; default 1).", valueName: "seconds"))
+    var period: String?
+
+    @Flag(name: .long, help: "Several targets: print the targets that answered (fping -a).")
+    var alive = false
+
+    @Flag(name: .long, help: "Several targets: print the targets that did not answer (fping -u).")
+    var unreachable = false
+
+    @Flag(name: .customLong("each-rtt"), help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).")
+    var eachRTT = false
+
+    @Option(
+        name: .customLong("targets-from"),
+        help: ArgumentHelp("Read targets from FILE, one a line ('-': standard input).", valueName: "file"))
+    var targetsFrom: String?
+
+    @Option(name: .long, help: ArgumentHelp("Ping every host address of a prefix (fping -g; at most 65536).", valueName: "cidr"))
+    var generate: String?
+
     /// The values as given; `PingOptions.execute` does the work (PingArguments builds the
     /// same values for plain command lines without ArgumentParser).
     var options: PingOptions {
         PingOptions(
-            host: host, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
+            hosts: hosts, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
             interface: interface, ipv4: ipv4, ipv6: ipv6, quiet: quiet, numeric: numeric, timestamps: timestamps,
-            outstanding: outstanding, flood: flood, json: json)
+            outstanding: outstanding, flood: flood, json: json, period: period, alive: alive, unreachable: unreachable,
+            eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate)
     }
 
     func execute() throws -> ExitStatus {
@@ -94,7 +123,7 @@ struct PingCommand: ParsableCommand, ReachRunnable {
 /// `reach ping`'s command line as plain values, each option's text unparsed (PingSettings
 /// checks them), and the run itself.
 struct PingOptions: Equatable {
-    var host: String
+    var hosts: [String] = []
     var count: String?
     var interval: String?
     var timeout: String?
@@ -110,8 +139,26 @@ struct PingOptions: Equatable {
     var outstanding = false
     var flood = false
     var json = false
+    var period: String?
+    var alive = false
+    var unreachable = false
+    var eachRTT = false
+    var targetsFrom: String?
+    var generate: String?
 
+    /// Options only a run over several targets has.
+    var asksForFanout: Bool { period != nil || alive || unreachable || eachRTT }
+
+    /// One target keeps iputils ping's behaviour exactly; several (or an fping option) run
+    /// fping's model.
     func execute() throws -> ExitStatus {
+        var targets = try TargetList.collect(hosts, from: targetsFrom, allowingNone: generate != nil)
+        if let generate { targets += try TargetList.generate(generate, after: targets.count) }
+        if targets.count == 1 && !asksForFanout { return try executeOne(host: targets[0]) }
+        return try executeFanout(targets)
+    }
+
+    private func executeOne(host: String) throws -> ExitStatus {
         let settings = try PingSettings(self)
         // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
         Capabilities.limitToNetRaw()
@@ -122,24 +169,14 @@ struct PingOptions: Equatable {
                     + "(setcap cap_net_raw+p on the reach binary, or run as root)")
         }
         let address: IPAddress
-        switch try resolve() {
+        switch try resolve(host) {
         case .success(let resolved): address = resolved
         case .failure(let status): return status
         }
         try settings.check(for: address.family)
-        let socket: ICMPSocket
-        do {
-            socket = try ICMPSocket(family: address.family, options: settings.socketOptions)
-        } catch let denied as ICMPPermissionDenied {
-            throw PermissionError(denied.withRemedy)
-        } catch let error as SystemCallError where error.errno == .addressNotAvailable {
-            // Binding -I's source address is the only call that can say this: the host has no
-            // such address, a mistake in the command line.
-            guard let source = settings.socketOptions.sourceAddress else { throw error }
-            throw UsageError("-I: \(source) is not an address of this host")
-        }
+        let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
         Capabilities.dropAll()
-        return run(address: address, socket: socket, settings: settings)
+        return run(host: host, address: address, socket: socket, settings: settings)
     }
 
     private enum Resolution {
@@ -147,7 +184,7 @@ struct PingOptions: Equatable {
         case failure(ExitStatus)
     }
 
-    private func resolve() throws -> Resolution {
+    private func resolve(_ host: String) throws -> Resolution {
         if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
         let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
         if (try? IPAddress.parse(host).resolvingZone()) == nil {
@@ -167,7 +204,7 @@ struct PingOptions: Equatable {
         }
     }
 
-    private func run(address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
+    private func run(host: String, address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
         let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
@@ -286,6 +323,20 @@ struct PingSettings {
             } else {
                 throw UsageError("-I: unknown interface '\(PrintableText.escaped(name))'")
             }
+        }
+    }
+
+    /// Opens ICMP sockets with `open`, its failures said as the user's mistakes they are.
+    func opening<Sockets>(_ open: () throws -> Sockets) throws -> Sockets {
+        do {
+            return try open()
+        } catch let denied as ICMPPermissionDenied {
+            throw PermissionError(denied.withRemedy)
+        } catch let error as SystemCallError where error.errno == .addressNotAvailable {
+            // Binding -I's source address is the only call that can say this: the host has no
+            // such address, a mistake in the command line.
+            guard let source = socketOptions.sourceAddress else { throw error }
+            throw UsageError("-I: \(source) is not an address of this host")
         }
     }
 

@@ -10,8 +10,9 @@ enum TargetList {
     /// A file longer than this cannot hold a valid list (65,536 lines of at most 253 bytes).
     static let maximumFileBytes = 17 * 1024 * 1024
 
-    /// The targets `operands` and `file` name, in that order; at least one.
-    static func collect(_ operands: [String], from file: String?) throws -> [String] {
+    /// The targets `operands` and `file` name, in that order; at least one, unless
+    /// `allowingNone` (more come from elsewhere: ping's --generate).
+    static func collect(_ operands: [String], from file: String?, allowingNone: Bool = false) throws -> [String] {
         var targets = operands
         if let file {
             let name = file == "-" ? "standard input" : PrintableText.escaped(file)
@@ -25,7 +26,7 @@ enum TargetList {
                 if targets.count == operands.count { throw UsageError("--targets-from \(name): no targets in it") }
             }
         }
-        guard !targets.isEmpty else { throw UsageError("no target given (name one, or --targets-from FILE)") }
+        guard !targets.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
         guard targets.count <= maximumTargets else { throw UsageError("more than \(maximumTargets) targets") }
         return targets
     }
@@ -56,5 +57,47 @@ enum TargetList {
 
     private static func isBlank(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+    }
+}
+
+extension TargetList {
+    /// Every host address of a prefix, as fping's `-g` lists them (src/fping.c add_cidr): an
+    /// IPv4 prefix shorter than /31 without its network and broadcast addresses; an IPv6
+    /// prefix without its Subnet-Router anycast address, the first (RFC 4291 2.6.1).
+    /// Refused when, with the `already` targets before them, they would be more than
+    /// `maximumTargets`.
+    static func generate(_ cidr: String, after already: Int = 0) throws -> [String] {
+        let shown = PrintableText.escaped(cidr)
+        let parts = cidr.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].contains("%"), let address = try? IPAddress.parse(String(parts[0])),
+            !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let length = Int(parts[1]),
+            length <= address.family.addressLength * 8
+        else { throw UsageError("--generate: '\(shown)' is not an address prefix such as 198.51.100.0/24") }
+        let hostBits = address.family.addressLength * 8 - length
+        // 2^hostBits addresses, fewer the excluded ones: refused before any is made.
+        let excluded = address.family == .ipv4 ? (length < 31 ? 2 : 0) : (hostBits > 0 ? 1 : 0)
+        guard hostBits <= 17, (1 << hostBits) - excluded + already <= maximumTargets else {
+            throw UsageError("--generate: \(shown) has more than \(maximumTargets) host addresses")
+        }
+        // The prefix's first address: the host bits cleared.
+        var first = address.bytes
+        for bit in length..<(first.count * 8) { first[bit / 8] &= ~(UInt8(0x80) >> UInt8(bit % 8)) }
+        var targets: [String] = []
+        targets.reserveCapacity((1 << hostBits) - excluded)
+        for offset in 0..<(1 << hostBits) {
+            if address.family == .ipv4 && length < 31 && (offset == 0 || offset == (1 << hostBits) - 1) { continue }
+            if address.family == .ipv6 && hostBits > 0 && offset == 0 { continue }
+            var bytes = first
+            var carry = offset
+            var position = bytes.count - 1
+            while carry > 0 && position >= 0 {
+                let sum = Int(bytes[position]) + (carry & 0xff)
+                bytes[position] = UInt8(sum & 0xff)
+                carry = (carry >> 8) + (sum >> 8)
+                position -= 1
+            }
+            if let host = IPAddress(family: address.family, bytes: bytes) { targets.append(host.description) }
+        }
+        return targets
     }
 }

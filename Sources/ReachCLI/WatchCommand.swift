@@ -24,8 +24,8 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
 
     // ArgumentParser's copy of WatchOptions.commandLine; CommandLineDeclarationTests hold
     // these properties to it.
-    @Argument(help: "A host name or IP address; none: the internet, as in `status`.")
-    var target: String?
+    @Argument(help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
+    var targets: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
     var until: String?
@@ -66,13 +66,15 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
     @Option(name: .long, help: .hidden)
     var debugReceiveBuffer: Int32?
 
+    @OptionGroup var targetList: TargetListArguments
     @OptionGroup var path: PathArguments
     @OptionGroup var probes: ProbeArguments
     @OptionGroup var output: OutputArguments
 
     var options: WatchOptions {
         WatchOptions(
-            target: target, until: until, timeout: timeout, settle: settle, count: count, interface: interface,
+            targets: targets, targetList: targetList.options, until: until, timeout: timeout, settle: settle, count: count,
+            interface: interface,
             resolveInterval: resolveInterval, probeInterval: probeInterval, debugStats: debugStats,
             debugReceiveBuffer: debugReceiveBuffer, path: path.options, probes: probes.options, output: output.options)
     }
@@ -87,7 +89,8 @@ struct WatchOptions: Equatable {
     static let defaultSettle = "0"
     static let defaultInterval = "60s"
 
-    var target: String?
+    var targets: [String] = []
+    var targetList = TargetListOptions()
     var until: String?
     var timeout: String?
     var settle = defaultSettle
@@ -102,7 +105,7 @@ struct WatchOptions: Equatable {
     var output = OutputOptions()
 
     static let commandLine = CommandLineDeclaration<WatchOptions>(
-        operand: .optional { $0.target = $1 },
+        operand: .variadic { $0.targets.append($1) },
         options: [
             .value(long: "until", .next) { $0.until = $1 },
             // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
@@ -115,11 +118,16 @@ struct WatchOptions: Equatable {
             .flag(long: "debug-stats") { $0.debugStats = true },
             .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
         ]
-            + PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
-            + OutputOptions.commandLine { $1(&$0.output) })
+            + TargetListOptions.commandLine { $1(&$0.targetList) } + PathOptions.commandLine { $1(&$0.path) }
+            + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let watchTarget = try parsedTarget()
+        // No target: the internet; one: as today; several (or a list): one stream for all.
+        let texts = targets.isEmpty && targetList.file == nil ? [] : try TargetList.collect(targets, from: targetList.file)
+        let watchTargets = try texts.isEmpty ? [parsedTarget(nil)] : texts.map(parsedTarget)
+        if watchTargets.count > 1 && !probes.specs.isEmpty {
+            throw UsageError("--probe watches one target; several targets are watched by their routes")
+        }
         let checker = try probes.makeChecker(family: path.singleFamily)
         let probeEvery = try DurationArgument.positive(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
@@ -140,7 +148,7 @@ struct WatchOptions: Equatable {
             receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize, services: linkFacts)
         linkFacts.subscribe()
         let loop = WatchLoop(
-            target: watchTarget, configuration: configuration, resolveInterval: interval, interface: interface,
+            targets: watchTargets, any: targetList.any, configuration: configuration, resolveInterval: interval, interface: interface,
             probing: checker.map { WatchProbing(checker: $0, interval: probeEvery) },
             evaluator: try path.makeEvaluator(linkFacts: linkFacts), events: events)
         // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
@@ -165,7 +173,7 @@ struct WatchOptions: Equatable {
         return .of(end, waitingUntil: condition != nil)
     }
 
-    private func parsedTarget() throws -> WatchTarget {
+    private func parsedTarget(_ target: String?) throws -> WatchTarget {
         guard let target else { return .internet(families: path.families) }
         // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
         if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {

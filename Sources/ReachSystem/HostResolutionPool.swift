@@ -2,43 +2,55 @@
 import Glibc
 #endif
 
-/// Many getaddrinfo calls under one deadline, on a small pool of detached threads rather
-/// than a thread per name: `reach host` with a list of names.
+/// Many getaddrinfo calls, each bounded by the same timeout, on a small pool of detached
+/// threads rather than a thread per name: `reach host` with a list of names.
 ///
 /// getaddrinfo blocks and cannot be cancelled, so a name that hangs in DNS holds its thread
 /// until the resolver gives up (resolv.conf(5): `timeout` × `attempts` per server, 10 s by
-/// default). Two rules keep such names from delaying the others: every lookup shares one
-/// deadline, after which the waiting caller stops and the threads are abandoned (each
-/// finishes its call, finds the pool abandoned and ends); and when every thread has been
-/// held longer than `stallMilliseconds` with names still queued, one more thread starts, up
-/// to `maximumThreads`. Completions are counted through one pipe, so the caller waits in
-/// poll(2), not on a thread per name.
+/// default). Two rules keep such names from delaying the others: a lookup still running
+/// `timeoutMilliseconds` after it started is given up (no answer) and its thread abandoned
+/// and replaced (the abandoned thread finishes its call, finds its lookup given up, and
+/// ends); and when every thread has been held longer than `stallMilliseconds` with names
+/// still queued, as many more start as are held (at most `initialThreads` at a time). At
+/// most `maximumThreads` run at once, abandoned ones included. Completions are counted through one pipe, so the caller waits in poll(2).
 // @unchecked: every mutable field is read and written under `lock`.
 public final class HostResolutionPool: @unchecked Sendable {
     private let lock = Lock()
     private let names: [String]
     private let family: AddressFamily?
+    private let timeout: Int64
     private let readDescriptor: Int32
     private let writeDescriptor: Int32
     private var outcomes: [ResolutionOutcome?]
+    /// Lookups given up: their answer, if it ever comes, is not taken.
+    private var givenUp: [Bool]
     private var nextName = 0
     private var finished = 0
     private var abandoned = false
-    /// When each thread's current lookup began (monotonic ms), nil while it has none.
-    private var busySince: [Int64?] = []
+    /// Per thread: idle, the lookup it runs and when that began (monotonic ms), or abandoned.
+    private var busy: [Work] = []
+    private enum Work {
+        case idle
+        case resolving(name: Int, since: Int64)
+        case abandoned
+    }
+    /// Threads running, abandoned ones included.
+    private var running = 0
 
     /// The pool's threads start at `initialThreads` (or fewer, for fewer names).
     public static let initialThreads = 8
     public static let maximumThreads = 64
     static let stallMilliseconds: Int64 = 100
 
-    private init(names: [String], family: AddressFamily?) throws(SystemCallError) {
+    private init(names: [String], family: AddressFamily?, timeout: Int64) throws(SystemCallError) {
         self.names = names
         self.family = family
+        self.timeout = timeout
         let fds = try System.pipe()
         readDescriptor = fds.read
         writeDescriptor = fds.write
         outcomes = [ResolutionOutcome?](repeating: nil, count: names.count)
+        givenUp = [Bool](repeating: false, count: names.count)
     }
 
     deinit {
@@ -47,29 +59,54 @@ public final class HostResolutionPool: @unchecked Sendable {
     }
 
     /// Resolves every name, in the order given; nil for a name with no answer within
-    /// `timeoutMilliseconds` of the call. `family` nil asks for both A and AAAA.
+    /// `timeoutMilliseconds` of its lookup's start. `family` nil asks for both A and AAAA.
     public static func resolve(_ names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws(SystemCallError)
         -> [ResolutionOutcome?]
     {
         guard !names.isEmpty else { return [] }
-        let pool = try HostResolutionPool(names: names, family: family)
+        let pool = try HostResolutionPool(names: names, family: family, timeout: Int64(max(0, timeoutMilliseconds)))
         defer { pool.abandon() }
-        return try pool.run(deadline: SystemClock.monotonicMilliseconds() + Int64(max(0, timeoutMilliseconds)))
+        return try pool.run()
     }
 
-    private func run(deadline: Int64) throws(SystemCallError) -> [ResolutionOutcome?] {
+    private func run() throws(SystemCallError) -> [ResolutionOutcome?] {
         for _ in 0..<min(names.count, Self.initialThreads) { try startThread() }
         var drain = [UInt8](repeating: 0, count: 4096)
         while true {
             let now = SystemClock.monotonicMilliseconds()
-            let (done, grow): (Bool, Bool) = lock.withLock {
-                let stalled = busySince.allSatisfy { since in since.map { now - $0 >= Self.stallMilliseconds } ?? false }
-                return (finished == names.count, stalled && nextName < names.count && busySince.count < Self.maximumThreads)
+            // Lookups past their time are given up, their threads replaced; a pool whose every
+            // thread is held by a slow name grows by one.
+            let (done, replace, wait): (Bool, Int, Int64) = lock.withLock {
+                var replace = 0
+                var earliest = Self.stallMilliseconds
+                var stalled = true
+                var held = 0
+                for slot in busy.indices {
+                    switch busy[slot] {
+                    case .abandoned:
+                        continue
+                    case .idle:
+                        stalled = false
+                    case .resolving(let name, let since):
+                        if now - since >= timeout {
+                            givenUp[name] = true
+                            finished += 1
+                            busy[slot] = .abandoned
+                            replace += 1
+                        } else {
+                            earliest = min(earliest, since + timeout - now)
+                            if now - since < Self.stallMilliseconds { stalled = false } else { held += 1 }
+                        }
+                    }
+                }
+                let queued = nextName < names.count
+                if stalled && queued { replace += min(held, Self.initialThreads) }
+                replace = queued ? max(0, min(replace, Self.maximumThreads - running)) : 0
+                return (finished == names.count, replace, earliest)
             }
-            if done || now >= deadline { break }
-            if grow { try startThread() }
-            let wait = Int32(min(deadline - now, Self.stallMilliseconds))
-            let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: wait)
+            if done { break }
+            for _ in 0..<replace { try startThread() }
+            let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: Int32(max(1, wait)))
             if ready.contains(.readable) {
                 _ = drain.withUnsafeMutableBytes { System.read(readDescriptor, into: $0) }
             }
@@ -83,34 +120,48 @@ public final class HostResolutionPool: @unchecked Sendable {
 
     private func startThread() throws(SystemCallError) {
         let slot = lock.withLock {
-            busySince.append(nil)
-            return busySince.count - 1
+            busy.append(.idle)
+            running += 1
+            return busy.count - 1
         }
-        try DetachedThread.start { [self] in work(slot: slot) }
+        do {
+            try DetachedThread.start { [self] in work(slot: slot) }
+        } catch {
+            lock.withLock { running -= 1 }
+            throw error
+        }
     }
 
-    /// One thread: takes the next name until none is left or the pool is abandoned.
+    /// One thread: takes the next name until none is left, the pool is abandoned, or its
+    /// lookup was given up.
     private func work(slot: Int) {
         while true {
             let taken: Int? = lock.withLock {
                 guard !abandoned, nextName < names.count else {
-                    busySince[slot] = nil
+                    busy[slot] = .abandoned
+                    running -= 1
                     return nil
                 }
                 nextName += 1
-                busySince[slot] = SystemClock.monotonicMilliseconds()
+                busy[slot] = .resolving(name: nextName - 1, since: SystemClock.monotonicMilliseconds())
                 return nextName - 1
             }
             guard let index = taken else { return }
             let outcome = HostResolution.getaddrinfo(name: names[index], family: family)
-            let waited: Bool = lock.withLock {
+            let (keepGoing, notify): (Bool, Bool) = lock.withLock {
+                guard !givenUp[index] else {
+                    // Given up while it ran: this thread was replaced, and ends here.
+                    running -= 1
+                    return (false, false)
+                }
                 outcomes[index] = outcome
                 finished += 1
-                busySince[slot] = nil
-                return !abandoned
+                busy[slot] = .idle
+                return (true, !abandoned)
             }
             // Nobody drains the pipe of an abandoned pool: no byte that could fill it.
-            if waited { System.writeByte(writeDescriptor, 1) }
+            if notify { System.writeByte(writeDescriptor, 1) }
+            if !keepGoing { return }
         }
     }
 }

@@ -271,16 +271,21 @@ public final class ICMPSocket {
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted
         // syscall per echo in a flood; if more are queued the next poll returns at once.
         if entries.0.revents & Int16(POLLIN) != 0 { _ = try receiveDatagram(deliver) }
-        if entries.1.revents & Int16(POLLIN) != 0 {
-            // Status requests (SIGQUIT) first, then a stop (SIGINT, interrupt()) if one came.
-            var bytes = [UInt8](repeating: 0, count: 64)
-            let count = bytes.withUnsafeMutableBytes { System.read(interruption.read, into: $0) }
-            let received = bytes.prefix(max((try? count.get()) ?? 0, 0))
-            let status = InterruptSignal.Byte.status.rawValue
-            if received.contains(status) { deliver(.statusRequested) }
-            if received.contains(where: { $0 != status }) { deliver(.interrupted) }
-        }
+        if entries.1.revents & Int16(POLLIN) != 0 { readInterruptions(deliver) }
     }
+
+    /// Status requests (SIGQUIT) first, then a stop (SIGINT, interrupt()) if one came.
+    func readInterruptions(_ deliver: (TransportInput) -> Void) {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        let count = bytes.withUnsafeMutableBytes { System.read(interruption.read, into: $0) }
+        let received = bytes.prefix(max((try? count.get()) ?? 0, 0))
+        let status = InterruptSignal.Byte.status.rawValue
+        if received.contains(status) { deliver(.statusRequested) }
+        if received.contains(where: { $0 != status }) { deliver(.interrupted) }
+    }
+
+    /// Readable when `interrupt()` (or a signal handler) has written to it.
+    var interruptionReadDescriptor: Int32 { interruption.read }
 
     /// What recvmsg gave, as plain values; `length` < 0 when nothing was queued. Nothing
     /// in it holds a reference: an IPAddress? or QueuedError? field here made each copy and
@@ -299,7 +304,7 @@ public final class ICMPSocket {
     }
 
     /// Receives one datagram and hands it to `deliver`; false when none was queued.
-    private func receiveDatagram(_ deliver: (TransportInput) -> Void) throws(SystemCallError) -> Bool {
+    func receiveDatagram(_ deliver: (TransportInput) -> Void) throws(SystemCallError) -> Bool {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
         let now = SystemClock.monotonicNanoseconds()
@@ -315,7 +320,7 @@ public final class ICMPSocket {
         return true
     }
 
-    private func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
+    func drainErrorQueue(_ deliver: (TransportInput) -> Void) {
         for _ in 0..<64 {
             guard let received = try? receive(flags: Int32(creach_msg_errqueue | creach_msg_dontwait)),
                 received.length >= 0, let error = received.extendedError

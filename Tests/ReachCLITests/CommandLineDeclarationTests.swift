@@ -11,8 +11,8 @@ import XCTest
 final class CommandLineDeclarationTests: XCTestCase {
     func testPing() throws {
         try DeclarationCheck(
-            declaration: PingOptions.commandLine, blank: PingOptions(host: ""), operand: ["198.51.100.1"],
-            base: PingOptions(host: "198.51.100.1"), convert: { (command: PingCommand) in command.options }
+            declaration: PingOptions.commandLine, blank: PingOptions(), operand: ["198.51.100.1"],
+            base: PingOptions(hosts: ["198.51.100.1"]), convert: { (command: PingCommand) in command.options }
         ).run()
     }
 
@@ -42,11 +42,11 @@ final class CommandLineDeclarationTests: XCTestCase {
             declaration: WatchOptions.commandLine, blank: WatchOptions(), operand: [], base: WatchOptions(),
             convert: { (command: WatchCommand) in command.options })
         try check.run()
-        // The operand is optional: with one, it is the target.
-        try check.assertBothRead(["db.internal"], as: WatchOptions(target: "db.internal"))
+        // Any number of operands: none is the internet, each one a target.
+        try check.assertBothRead(["db.internal"], as: WatchOptions(targets: ["db.internal"]))
         try check.assertBothRead(
-            ["--json", "db.internal", "-4"],
-            as: WatchOptions(target: "db.internal", path: PathOptions(ipv4: true), output: OutputOptions(json: true)))
+            ["--json", "db.internal", "-4", "::1"],
+            as: WatchOptions(targets: ["db.internal", "::1"], path: PathOptions(ipv4: true), output: OutputOptions(json: true)))
     }
 
     /// A group's options set the group's fields in every subcommand that has the group.

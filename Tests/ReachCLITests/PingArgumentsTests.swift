@@ -37,6 +37,8 @@ final class PingArgumentsTests: XCTestCase {
             ["-46", "127.0.0.1"],
             ["-c", "", "127.0.0.1"],
             ["db.internal", "-qn"],
+            ["127.0.0.1", "::1", "-c", "3", "-q"], ["-c1", "--period", "0.5", "--alive", "198.51.100.1", "198.51.100.2"],
+            ["--each-rtt", "--unreachable", "--generate", "198.51.100.0/24"], ["--targets-from", "list.txt", "-i", "0.001"],
         ]
         for words in accepted {
             XCTAssertNotNil(PingArguments.options(words[...]), "\(words) should not need ArgumentParser")
@@ -47,8 +49,8 @@ final class PingArgumentsTests: XCTestCase {
     /// Help, mistakes and anything unusual go to ArgumentParser, which says what is wrong.
     func testAnythingElseIsLeftToArgumentParser() {
         let declined: [[String]] = [
-            [], ["-h"], ["--help"], ["127.0.0.1", "-h"], ["-c", "-h", "127.0.0.1"], ["--version"],
-            ["-c"], ["-c", "1"], ["127.0.0.1", "::1"], ["-c", "1", "-c", "2", "127.0.0.1"],
+            ["-h"], ["--help"], ["127.0.0.1", "-h"], ["-c", "-h", "127.0.0.1"], ["--version"],
+            ["-c"], ["-c", "1", "-c", "2", "127.0.0.1"], ["--targets-from", "-"], ["--generate"],
             ["-q", "-q", "127.0.0.1"], ["-qq", "127.0.0.1"], ["-x", "127.0.0.1"], ["-qx", "127.0.0.1"],
             ["--", "127.0.0.1"], ["-", "127.0.0.1"], ["", "127.0.0.1"], ["--count", "1", "127.0.0.1"],
             ["-qc1", "127.0.0.1"], ["-c-1", "127.0.0.1"], ["-c=1", "127.0.0.1"], ["-I", "-q", "127.0.0.1"],
@@ -68,7 +70,7 @@ final class PingArgumentsTests: XCTestCase {
             "127.0.0.1", "::1", "db.internal", "-c", "-c5", "5", "-1", "0.2", "-i", "-i0", "-W", "-w", "-w3",
             "-s", "-t", "-t1", "-I", "-Ilo", "lo", "-4", "-6", "-q", "-n", "-D", "-O", "-f", "-fq", "-qn",
             "-qc", "-qc1", "-nqc3", "-qI", "-qcx", "--json", "-h", "--help", "--", "-", "", "-x", "--count",
-            "-c=2", "é", "-é",
+            "-c=2", "é", "-é", "--period", "--alive", "--generate", "198.51.100.0/30", "--targets-from",
         ]
         // Every declared option too, so that one added later is exercised without a word here.
         let declared = PingOptions.commandLine.options.flatMap { option in

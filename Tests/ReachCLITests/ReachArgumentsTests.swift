@@ -36,7 +36,7 @@ final class ReachArgumentsTests: XCTestCase {
             ["status", "--probe-timeout", "--help"], ["status", "--"], ["status", "-"], ["status", ""],
             ["addr", "--", "::1"], ["host", "--timeout"], ["addr", "--targets-from", "-"], ["host", "--targets-from"],
             ["host", "a", "--timeout", "1", "--timeout", "2"],
-            ["watch", "a", "b"], ["watch", "--count", "three"], ["watch", "--count="], ["watch", "--until", "-x"],
+            ["watch", "--count", "three"], ["watch", "--count="], ["watch", "--until", "-x"],
             ["watch", "--debug-receive-buffer", "99999999999"], ["frob"], ["Status"],
         ]
         for words in declined {

@@ -143,7 +143,7 @@ final class WatchLoopTests: XCTestCase {
         let kernel = FakeKernel(
             routes: [address("198.51.100.7"): .route(RouteAnswer(family: .ipv4, type: .unicast, outputInterface: 2))], links: [eth0])
         let events = ScriptedWatchEvents([
-            .init(delay: 40) { _ in [.resolved(.resolved([address("198.51.100.7")]))] },
+            .init(delay: 40) { _ in [.resolved(.resolved([address("198.51.100.7")]), name: "db.test")] },
             .init(delay: 0) { _ in [.interrupted] },
         ])
         let (end, emitted) = try run(loop(kernel, events, target: .host("db.test", family: nil)))
@@ -166,6 +166,86 @@ final class WatchLoopTests: XCTestCase {
             events: events)
         XCTAssertThrowsError(try watch.run { _ in true }) { XCTAssertTrue($0 is NoPermission) }
         XCTAssertEqual(events.checks, 1)
+    }
+
+    // MARK: several targets
+
+    private func several(
+        _ kernel: FakeKernel, _ events: ScriptedWatchEvents, any: Bool = false, configuration: WatchConfiguration
+    ) -> WatchLoop {
+        let evaluator = ReachabilityEvaluator(
+            paths: PathEvaluator(kernel: kernel, classifier: LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))),
+            resolver: FakeResolver([:]))
+        return WatchLoop(
+            targets: [.address(address("198.51.100.1")), .address(address("198.51.100.2")), .host("db.test", family: nil)],
+            any: any, configuration: configuration, resolveInterval: TimeSpan(milliseconds: 60_000), interface: nil,
+            evaluator: evaluator, events: events)
+    }
+
+    private func route(to destinations: [String]) -> [IPAddress: RouteLookupResult] {
+        var routes: [IPAddress: RouteLookupResult] = [:]
+        for destination in destinations {
+            routes[address(destination)] = .route(RouteAnswer(family: .ipv4, type: .unicast, outputInterface: 2))
+        }
+        return routes
+    }
+
+    /// One stream: each target's initial state, then each change, naming its target;
+    /// `--until reachable` waits for all of them.
+    func testUntilWaitsForEveryTarget() throws {
+        let kernel = FakeKernel(routes: route(to: ["198.51.100.1"]), links: [eth0])
+        let events = ScriptedWatchEvents([
+            .init(delay: 30) { _ in [.resolved(.resolved([address("198.51.100.3")]), name: "db.test")] },
+            .init(delay: 100) { _ in
+                kernel.routes = self.route(to: ["198.51.100.1", "198.51.100.2"])
+                return [.kernelChanged(self.change)]
+            },
+            .init(delay: 100) { _ in
+                kernel.routes = self.route(to: ["198.51.100.1", "198.51.100.2", "198.51.100.3"])
+                return [.kernelChanged(self.change)]
+            },
+        ])
+        let watch = several(kernel, events, configuration: WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 30_000)))
+        let (end, emitted) = try run(watch)
+        XCTAssertEqual(end, .conditionMet)
+        XCTAssertEqual(events.lookups, ["db.test", "db.test"], "looked up at the start, and again after a change")
+        XCTAssertEqual(emitted.map(\.current.subject), [
+            .address(address("198.51.100.1")), .address(address("198.51.100.2")), .host("db.test"),
+            .address(address("198.51.100.2")), .host("db.test"),
+        ])
+        XCTAssertEqual(emitted.map(\.kind), [.initial, .initial, .initial, .change, .change])
+        XCTAssertEqual(emitted.last?.current.isReachable, true)
+        XCTAssertEqual(events.timeouts.first, 5000, "the first wait ends at the lookup's patience at the latest")
+    }
+
+    /// With --any, one reachable target is enough; --count counts changes over all targets;
+    /// --timeout is the whole watch's.
+    func testAnyCountAndTimeoutOverSeveralTargets() throws {
+        let kernel = FakeKernel(routes: [:], links: [eth0])
+        let becomeReachable = ScriptedWatchEvents([
+            .init(delay: 100) { _ in
+                kernel.routes = self.route(to: ["198.51.100.2"])
+                return [.kernelChanged(self.change)]
+            },
+        ])
+        let any = several(kernel, becomeReachable, any: true, configuration: WatchConfiguration(until: .reachable))
+        XCTAssertEqual(try run(any).end, .conditionMet)
+
+        kernel.routes = [:]
+        let twoChanges = ScriptedWatchEvents([
+            .init(delay: 100) { _ in
+                kernel.routes = self.route(to: ["198.51.100.1", "198.51.100.2"])
+                return [.kernelChanged(self.change)]
+            },
+        ])
+        let (end, emitted) = try run(several(kernel, twoChanges, configuration: WatchConfiguration(count: 2)))
+        XCTAssertEqual(end, .countReached)
+        XCTAssertEqual(emitted.filter { $0.kind == .change }.count, 2)
+
+        kernel.routes = [:]
+        let quiet = ScriptedWatchEvents([.init(delay: 2000) { _ in [] }])
+        let timed = several(kernel, quiet, configuration: WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 2000)))
+        XCTAssertEqual(try timed.run { _ in true }, .timedOut)
     }
 }
 

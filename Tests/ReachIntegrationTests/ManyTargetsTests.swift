@@ -96,8 +96,8 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertEqual(one.target, "db.reach.test")
     }
 
-    /// Names that hang in DNS cost the others nothing: every name is bounded by --timeout
-    /// from the start of the run.
+    /// Names that hang in DNS cost the others nothing: every lookup is bounded by --timeout
+    /// from its start, and the pool grows while all its threads are held.
     func testHangingNamesDoNotDelayTheOthers() throws {
         let servers = try startDNS()
         let good = (0..<40).map { "n\($0).reach.test" }

@@ -318,3 +318,53 @@ final class WatchLinkTests: WatchTestCase {
         XCTAssertEqual(watch.lines.last?.state, "IPv4: reachable via virtual w0, gateway 198.19.0.1, source 198.19.0.2")
     }
 }
+
+/// Several targets in one watch: one stream, each line naming its target, `--until`
+/// waiting for all of them (or any), one netlink socket and no wake-ups while idle.
+final class WatchSeveralTargetsTests: WatchTestCase {
+    private func sockets(of pid: Int32) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")
+            .compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            .filter { $0.hasPrefix("socket:") }.count
+    }
+
+    func testOneStreamNamingEachTargetUntilAllAreReachable() throws {
+        try namespace.ip(words: "route del default")
+        try namespace.ip(words: "route add 203.0.113.0/24 via 198.18.0.1")
+        let watch = try watch(["198.18.0.7", "203.0.113.9", "198.51.100.9", "--until", "reachable"])
+        let initial = watch.waitForLines(3)
+        XCTAssertEqual(initial.map(\.state), [
+            "198.18.0.7: reachable via virtual v0, source 198.18.0.2",
+            "203.0.113.9: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2",
+            "198.51.100.9: not reachable (no route)",
+        ])
+        // The sockets of a one-target watch serve all targets (the monitor and the request
+        // socket): none per target.
+        let one = try self.watch(["198.18.0.7"])
+        one.waitForLines(1)
+        XCTAssertEqual(try sockets(of: watch.pid), try sockets(of: one.pid))
+        one.signal(SIGTERM)
+        _ = one.waitForExit(timeout: 2)
+        usleep(300_000)
+        let before = try watch.voluntaryContextSwitches()
+        sleep(2)
+        XCTAssertLessThanOrEqual(try watch.voluntaryContextSwitches() - before, 2, "no wake-ups while idle")
+        XCTAssertNil(watch.waitForExit(timeout: 0.1), "still waiting for the third target")
+        try namespace.ip(words: "route add default via 198.18.0.1")
+        XCTAssertEqual(watch.waitForExit(timeout: 2), 0, "all three reachable")
+        XCTAssertEqual(watch.lines.last?.state, "198.51.100.9: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2")
+    }
+
+    func testAnyEndsAtTheFirstReachableTargetAndJSONNamesEachTarget() throws {
+        try namespace.ip(words: "route del default")
+        let watch = try watch(["203.0.113.9", "198.51.100.9", "--until", "reachable", "--any", "--json"])
+        watch.waitForLines(2)
+        try namespace.ip(words: "route add 198.51.100.0/24 via 198.18.0.1")
+        XCTAssertEqual(watch.waitForExit(timeout: 2), 0)
+        let targets = watch.lines.compactMap { line -> String? in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.text.utf8)) as? [String: Any]
+            return (object?["current"] as? [String: Any])?["target"] as? String
+        }
+        XCTAssertEqual(targets, ["203.0.113.9", "198.51.100.9", "198.51.100.9"])
+    }
+}

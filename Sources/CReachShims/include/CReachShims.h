@@ -25,11 +25,17 @@
 #include <linux/errqueue.h>
 #include <linux/sockios.h>
 #include <sys/signalfd.h>
+#include <sys/prctl.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);
 // ppoll likewise (nanosecond waits for ping intervals).
 int ppoll(struct pollfd *_Nullable fds, nfds_t nfds, const struct timespec *_Nullable tmo_p, const sigset_t *_Nullable sigmask);
+
+// prctl is variadic: Swift cannot call it. PR_SET_TIMERSLACK only.
+static inline int creach_set_timer_slack(unsigned long nanoseconds) {
+    return prctl(PR_SET_TIMERSLACK, nanoseconds, 0UL, 0UL, 0UL);
+}
 
 // CMSG_* are function-like macros: Swift cannot call them.
 static inline struct cmsghdr *_Nullable creach_cmsg_firsthdr(struct msghdr *_Nonnull msg) {

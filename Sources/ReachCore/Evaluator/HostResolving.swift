@@ -3,7 +3,7 @@ import ReachSystem
 /// Resolves names to addresses within a time bound.
 public protocol HostResolving {
     func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome
-    /// Every name, in order, each within `timeoutMilliseconds` of the call: one name that
+    /// Every name, in order, each lookup bounded by `timeoutMilliseconds`: one name that
     /// hangs must not delay the others' answers.
     func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome]
 }

@@ -10,7 +10,7 @@ public struct SystemHostResolver: HostResolving {
         return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds) ?? Self.noAnswer(within: timeoutMilliseconds)
     }
 
-    /// Concurrently, on HostResolutionPool's few threads, under one deadline.
+    /// Concurrently, on HostResolutionPool's few threads, each lookup bounded from its start.
     public func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome] {
         try HostResolutionPool.resolve(names, family: family, timeoutMilliseconds: timeoutMilliseconds).map {
             $0 ?? Self.noAnswer(within: timeoutMilliseconds)

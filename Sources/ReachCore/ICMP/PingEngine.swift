@@ -190,7 +190,7 @@ public struct PingEngine: Sendable {
     }
 
     private mutating func reply(number: Int, probe: Probe, echo: ICMPCodec.Echo, datagram: ReceivedDatagram) -> PingEvent {
-        let rtt = roundTrip(probe, datagram)
+        let rtt = datagram.roundTrip(sentRealtime: probe.sentRealtime, sentMonotonic: probe.sentMonotonic)
         let dataIntact = ByteComparison.equal(datagram.bytes[echo.dataStart...], payload)
         // ICMPv6 checksums need the pseudo-header: the kernel verified them.
         let corrupted =
@@ -221,16 +221,6 @@ public struct PingEngine: Sendable {
                 wrongData: !dataIntact))
     }
 
-    /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
-    /// between would give a negative or absurd time: then the monotonic times decide.
-    private func roundTrip(_ probe: Probe, _ datagram: ReceivedDatagram) -> Int64 {
-        let monotonic = max(0, datagram.monotonicTime - probe.sentMonotonic)
-        guard let stamp = datagram.kernelTimestamp, probe.sentRealtime != 0 else { return monotonic }
-        let realtime = stamp - probe.sentRealtime
-        // The kernel stamps before user space wakes: the realtime figure can only be smaller.
-        if realtime < 0 || realtime > monotonic + 1_000_000 { return monotonic }
-        return realtime
-    }
 
     /// An entry from the error queue (datagram sockets).
     public mutating func receive(_ queued: QueuedError) -> PingEvent {
@@ -430,5 +420,19 @@ private struct ProbeTable {
         let slot = number & 0xffff
         guard slot < slots.count, slots[slot].number == number else { return }
         slots[slot].probe.state = state
+    }
+}
+
+extension ReceivedDatagram {
+    /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
+    /// between would give a negative or absurd time: then the monotonic times decide.
+    @inline(__always)
+    func roundTrip(sentRealtime: Int64, sentMonotonic: Int64) -> Int64 {
+        let monotonic = max(0, monotonicTime - sentMonotonic)
+        guard let stamp = kernelTimestamp, sentRealtime != 0 else { return monotonic }
+        let realtime = stamp - sentRealtime
+        // The kernel stamps before user space wakes: the realtime figure can only be smaller.
+        if realtime < 0 || realtime > monotonic + 1_000_000 { return monotonic }
+        return realtime
     }
 }

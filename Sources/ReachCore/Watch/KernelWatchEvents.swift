@@ -12,7 +12,8 @@ public final class KernelWatchEvents: WatchEventSource {
     private let signals: SignalDescriptor
     private let monitor: NetlinkSocket
     private let readerDescriptor: Int32?
-    private var lookup: HostResolution?
+    /// Lookups running, by name (several targets may be names).
+    private var lookups: [(name: String, running: HostResolution)] = []
     private var check: BackgroundJob<Result<ConnectivityReport, Error>>?
     private let services: ServiceSignalSource?
 
@@ -36,7 +37,9 @@ public final class KernelWatchEvents: WatchEventSource {
     }
 
     public func startLookup(name: String, family: AddressFamily?) throws {
-        lookup = try HostResolution(name: name, family: family)
+        let started = try HostResolution(name: name, family: family)
+        lookups.removeAll { $0.name == name }
+        lookups.append((name, started))
     }
 
     public func startCheck(_ checker: ConnectivityChecker) throws {
@@ -49,10 +52,8 @@ public final class KernelWatchEvents: WatchEventSource {
             entries.append((descriptor, []))  // POLLERR / POLLHUP come unasked
             return entries.count - 1
         }
-        let lookupIndex = lookup.map { running in
-            entries.append((running.readinessDescriptor, .readable))
-            return entries.count - 1
-        }
+        let lookupStart = entries.count
+        for lookup in lookups { entries.append((lookup.running.readinessDescriptor, .readable)) }
         let checkIndex = check.map { running in
             entries.append((running.readinessDescriptor, .readable))
             return entries.count - 1
@@ -74,12 +75,14 @@ public final class KernelWatchEvents: WatchEventSource {
         if let services, pending || servicesIndex.map({ !ready[$0].isEmpty }) == true, services.handleSignals() {
             inputs.append(.servicesChanged)
         }
-        if let running = lookup, let lookupIndex, ready[lookupIndex].contains(.readable),
-            let answer = try running.wait(timeoutMilliseconds: 0)
-        {
-            lookup = nil
-            inputs.append(.resolved(answer))
+        var finished: [String] = []
+        for (offset, lookup) in lookups.enumerated() where ready[lookupStart + offset].contains(.readable) {
+            if let answer = try lookup.running.wait(timeoutMilliseconds: 0) {
+                finished.append(lookup.name)
+                inputs.append(.resolved(answer, name: lookup.name))
+            }
         }
+        lookups.removeAll { finished.contains($0.name) }
         if let running = check, let checkIndex, ready[checkIndex].contains(.readable),
             let answer = try running.wait(timeoutMilliseconds: 0)
         {

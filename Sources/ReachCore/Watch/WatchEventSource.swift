@@ -8,8 +8,8 @@ public enum WatchInput {
     case interrupted
     /// The kernel's route, link, address or rule messages, drained.
     case kernelChanged(NetlinkDrain)
-    /// The lookup started by `startLookup` finished.
-    case resolved(ResolutionOutcome)
+    /// The lookup of `name` started by `startLookup` finished.
+    case resolved(ResolutionOutcome, name: String)
     /// The check started by `startCheck` finished (an error: the probe could not run).
     case checked(Result<ConnectivityReport, Error>)
     /// A service on the bus said a link's facts changed (ModemManager, NetworkManager).
@@ -22,8 +22,8 @@ public enum WatchInput {
 public protocol WatchEventSource: AnyObject {
     /// CLOCK_MONOTONIC and the wall clock, in milliseconds.
     func now() -> WatchInstant
-    /// Starts resolving `name`, abandoning a lookup still running; the outcome arrives as
-    /// `.resolved` from a later `wait`.
+    /// Starts resolving `name`, abandoning a lookup of it still running (lookups of other
+    /// names go on); the outcome arrives as `.resolved` from a later `wait`.
     func startLookup(name: String, family: AddressFamily?) throws
     /// Starts a connectivity check; its report arrives as `.checked` from a later `wait`.
     func startCheck(_ checker: ConnectivityChecker) throws

@@ -12,21 +12,42 @@ public final class WatchLoop {
     /// The least time between two evaluations while messages keep coming.
     static let burstHoldoff = TimeSpan(milliseconds: 5)
 
-    public let target: WatchTarget
+    /// What is watched; several targets share the netlink socket, the evaluations and the
+    /// one stream of events.
+    public let targets: [WatchTarget]
+    /// With several targets, `--until` holds when any target's state satisfies it, not all.
+    public let any: Bool
     public let configuration: WatchConfiguration
     public let resolveInterval: TimeSpan
     public let interface: String?
-    /// `--probe`: connectivity is checked and is part of the compared state.
+    /// `--probe`: connectivity is checked and is part of the compared state (one target).
     public let probing: WatchProbing?
     private let evaluator: ReachabilityEvaluator
     private let events: WatchEventSource
     public private(set) var statistics = WatchStatistics()
 
-    public init(
+    /// At most this many names are looked up at once; the others wait their turn.
+    static let concurrentLookups = 8
+
+    public var target: WatchTarget { targets[0] }
+
+    public convenience init(
         target: WatchTarget, configuration: WatchConfiguration, resolveInterval: TimeSpan, interface: String?,
         probing: WatchProbing? = nil, evaluator: ReachabilityEvaluator, events: WatchEventSource
     ) {
-        self.target = target
+        self.init(
+            targets: [target], any: false, configuration: configuration, resolveInterval: resolveInterval, interface: interface,
+            probing: probing, evaluator: evaluator, events: events)
+    }
+
+    public init(
+        targets: [WatchTarget], any: Bool, configuration: WatchConfiguration, resolveInterval: TimeSpan, interface: String?,
+        probing: WatchProbing? = nil, evaluator: ReachabilityEvaluator, events: WatchEventSource
+    ) {
+        precondition(!targets.isEmpty, "at least one target")
+        precondition(targets.count == 1 || probing == nil, "probes watch one target")
+        self.targets = targets
+        self.any = any
         self.configuration = configuration
         self.resolveInterval = resolveInterval
         self.interface = interface
@@ -38,69 +59,115 @@ public final class WatchLoop {
     /// Runs until the state machine, a signal or the reader ends it. `emit` writes an event
     /// and answers whether it is still being read: a write that finds the reader gone ends
     /// the watch.
+    ///
+    /// One target's state machine decides everything itself. With several, each target's
+    /// machine only settles its changes, and the watch's end is decided here: `--until`
+    /// when every target's reported state satisfies it (with `any`, one target's),
+    /// `--count` changes over all targets, `--timeout` from the start.
     public func run(emit: (WatchEvent) -> Bool) throws -> WatchEnd {
         let events = self.events
+        let targets = self.targets
+        let several = targets.count > 1
         var now = events.now().monotonic
-        var machine = WatchStateMachine(configuration: configuration, startedAt: now)
-        var schedule = ResolutionSchedule(interval: resolveInterval, patience: Self.resolutionPatience, now: now)
+        let perTarget = several ? WatchConfiguration(settle: configuration.settle) : configuration
+        var machines = targets.map { _ in WatchStateMachine(configuration: perTarget, startedAt: now) }
+        var schedules = targets.map { _ in ResolutionSchedule(interval: resolveInterval, patience: Self.resolutionPatience, now: now) }
+        var outcomes = [ResolutionOutcome?](repeating: nil, count: targets.count)
         var pacer = EvaluationPacer(holdoff: Self.burstHoldoff)
-        var outcome: ResolutionOutcome?
         var connectivity = probing.map { WatchConnectivity(schedule: ProbeSchedule(interval: $0.interval)) }
         var checking = false
         var readerGone = false
+        let timeoutDeadline = several ? configuration.timeout.map { now + $0.milliseconds } : nil
+        var changes = 0
+        var severalEnd: WatchEnd?
 
-        func forward(_ observed: (report: ReachabilityReport, since: WatchInstant)?) {
-            guard let observed else { return }
-            for event in machine.observe(observed.report, at: observed.since) where !emit(event) { readerGone = true }
-        }
-        /// `afterChange`: a route or link change caused this evaluation (probes run again).
-        func observe(_ report: ReachabilityReport, afterChange: Bool) {
-            // The time of a change is when its first message was seen, not when it was evaluated.
-            let instant = pacer.evaluated(at: events.now().monotonic) ?? events.now()
-            var report = report
-            if let interface { report = report.restricted(toInterface: interface) }
-            guard var tracker = connectivity else { return forward((report, instant)) }
-            let observed = tracker.evaluated(report, afterChange: afterChange, at: instant)
-            connectivity = tracker
-            forward(observed)
-        }
-        func evaluateAndObserve(afterChange: Bool) throws {
-            switch target {
-            case .internet(let families):
-                statistics.evaluations += 1
-                observe(try evaluator.evaluateInternet(families: families), afterChange: afterChange)
-            case .address(let address):
-                statistics.evaluations += 1
-                observe(try evaluator.evaluate(address: address), afterChange: afterChange)
-            case .host(let name, _):
-                guard let outcome else {
-                    _ = pacer.evaluated(at: events.now().monotonic)  // the first answer is still on its way
+        /// Several targets: whether the watch is over after an event.
+        func judge(_ event: WatchEvent) {
+            guard several, severalEnd == nil else { return }
+            if event.kind == .change { changes += 1 }
+            if let until = configuration.until {
+                let holds = machines.map { $0.reportedState.map(until.holds) ?? false }
+                if any ? holds.contains(true) : holds.allSatisfy({ $0 }) {
+                    severalEnd = .conditionMet
                     return
                 }
-                statistics.evaluations += 1
-                observe(try evaluator.evaluate(host: name, outcome: outcome), afterChange: afterChange)
+            }
+            if let count = configuration.count, changes >= count { severalEnd = .countReached }
+        }
+        func forward(_ index: Int, _ observed: (report: ReachabilityReport, since: WatchInstant)?) {
+            guard let observed else { return }
+            for event in machines[index].observe(observed.report, at: observed.since) {
+                if !emit(event) { readerGone = true }
+                judge(event)
             }
         }
+        /// `afterChange`: a route or link change caused this evaluation (probes run again).
+        /// `instant`: the time of the round's change, taken from the pacer by its first evaluation.
+        func observe(_ index: Int, _ report: ReachabilityReport, afterChange: Bool, instant: inout WatchInstant?) {
+            // The time of a change is when its first message was seen, not when it was evaluated.
+            let at = instant ?? pacer.evaluated(at: events.now().monotonic) ?? events.now()
+            instant = at
+            var report = report
+            if let interface { report = report.restricted(toInterface: interface) }
+            guard var tracker = connectivity else { return forward(index, (report, at)) }
+            let observed = tracker.evaluated(report, afterChange: afterChange, at: at)
+            connectivity = tracker
+            forward(index, observed)
+        }
+        func evaluateAndObserve(_ index: Int, afterChange: Bool, instant: inout WatchInstant?) throws {
+            switch targets[index] {
+            case .internet(let families):
+                statistics.evaluations += 1
+                observe(index, try evaluator.evaluateInternet(families: families), afterChange: afterChange, instant: &instant)
+            case .address(let address):
+                statistics.evaluations += 1
+                observe(index, try evaluator.evaluate(address: address), afterChange: afterChange, instant: &instant)
+            case .host(let name, _):
+                guard let outcome = outcomes[index] else { return }  // the first answer is still on its way
+                statistics.evaluations += 1
+                observe(index, try evaluator.evaluate(host: name, outcome: outcome), afterChange: afterChange, instant: &instant)
+            }
+        }
+        func evaluateAll(afterChange: Bool) throws {
+            var instant: WatchInstant?
+            for index in targets.indices { try evaluateAndObserve(index, afterChange: afterChange, instant: &instant) }
+            if instant == nil { _ = pacer.evaluated(at: events.now().monotonic) }
+        }
 
-        try evaluateAndObserve(afterChange: false)
+        try evaluateAll(afterChange: false)
         while true {
-            if case .host(let name, let family) = target {
-                if schedule.shouldStart(at: now) {
+            var lookingUp = schedules.reduce(0) { $0 + ($1.isInFlight ? 1 : 0) }
+            for index in targets.indices {
+                guard case .host(let name, let family) = targets[index] else { continue }
+                if lookingUp < Self.concurrentLookups, schedules[index].shouldStart(at: now) {
                     try events.startLookup(name: name, family: family)
-                    schedule.started(at: now)
+                    schedules[index].started(at: now)
                     statistics.lookups += 1
+                    lookingUp += 1
                 }
-                if outcome == nil, schedule.patienceExpired(at: now) {
+                if outcomes[index] == nil, schedules[index].patienceExpired(at: now) {
                     let waited = "no answer within \(Self.resolutionPatience.seconds) s"
                     statistics.evaluations += 1
-                    observe(try evaluator.evaluate(host: name, outcome: .notResolved(waited)), afterChange: false)
-                    schedule.spendPatience()  // the lookup goes on; its answer replaces this state
+                    var instant: WatchInstant?
+                    observe(index, try evaluator.evaluate(host: name, outcome: .notResolved(waited)), afterChange: false, instant: &instant)
+                    schedules[index].spendPatience()  // the lookup goes on; its answer replaces this state
                 }
             }
-            if pacer.isDue(at: now) { try evaluateAndObserve(afterChange: true) }
-            for event in machine.advance(to: now) where !emit(event) { readerGone = true }
-            if readerGone { machine.stop(.readerGone) }
-            if let end = machine.end { return end }
+            if pacer.isDue(at: now) { try evaluateAll(afterChange: true) }
+            for index in targets.indices {
+                for event in machines[index].advance(to: now) {
+                    if !emit(event) { readerGone = true }
+                    judge(event)
+                }
+            }
+            if several {
+                if severalEnd == nil, let timeoutDeadline, now >= timeoutDeadline { severalEnd = .timedOut }
+                if readerGone { return .readerGone }
+                if let severalEnd { return severalEnd }
+            } else {
+                if readerGone { machines[0].stop(.readerGone) }
+                if let end = machines[0].end { return end }
+            }
             // One check at a time, on its own thread: the loop never waits for a probe.
             if let probing, !checking, connectivity?.shouldStart(at: now) == true {
                 try events.startCheck(probing.checker)
@@ -109,9 +176,11 @@ public final class WatchLoop {
                 statistics.checks += 1
             }
 
-            let deadlines = [
-                machine.nextDeadline, pacer.nextDeadline, target.isHost ? schedule.nextDeadline : nil, connectivity?.nextDeadline,
-            ].compactMap { $0 }
+            var deadlines = machines.compactMap(\.nextDeadline)
+            deadlines += [pacer.nextDeadline, connectivity?.nextDeadline, timeoutDeadline].compactMap { $0 }
+            for index in targets.indices where targets[index].isHost {
+                if let deadline = schedules[index].nextDeadline { deadlines.append(deadline) }
+            }
             let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - now)) }
             let inputs = try events.wait(timeoutMilliseconds: timeout)
             statistics.wakeUps += 1
@@ -122,7 +191,7 @@ public final class WatchLoop {
                 case .readerGone:
                     return .readerGone
                 case .interrupted:
-                    machine.stop(.interrupted)
+                    if !several { machines[0].stop(.interrupted) }
                     return .interrupted
                 case .kernelChanged(let drain):
                     statistics.drains += 1
@@ -130,21 +199,26 @@ public final class WatchLoop {
                     statistics.messages += drain.messages
                     if drain.overrun { statistics.overruns += 1 }
                     if drain.sawChange {
-                        schedule.requestRefresh()
-                        if pacer.changeSeen(at: events.now()) { try evaluateAndObserve(afterChange: true) }
+                        for index in targets.indices { schedules[index].requestRefresh() }
+                        if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
                     }
                 case .servicesChanged:
-                    if pacer.changeSeen(at: events.now()) { try evaluateAndObserve(afterChange: true) }
-                case .resolved(let answer):
-                    outcome = answer
+                    if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
+                case .resolved(let answer, let name):
                     now = events.now().monotonic
-                    schedule.finished(at: now)
-                    try evaluateAndObserve(afterChange: false)
+                    for index in targets.indices {
+                        guard case .host(name, _) = targets[index], schedules[index].isInFlight else { continue }
+                        outcomes[index] = answer
+                        schedules[index].finished(at: now)
+                        var instant: WatchInstant?
+                        try evaluateAndObserve(index, afterChange: false, instant: &instant)
+                        if instant == nil { _ = pacer.evaluated(at: events.now().monotonic) }
+                    }
                 case .checked(let answer):
                     checking = false
                     // A probe that cannot run (no ICMP permission) ends the watch with its error.
                     let verdict = try answer.get()
-                    forward(connectivity?.checkFinished(verdict, at: events.now()) ?? nil)
+                    forward(0, connectivity?.checkFinished(verdict, at: events.now()) ?? nil)
                     now = events.now().monotonic
                 }
             }

@@ -129,6 +129,9 @@ final class WatchProcess {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
+    /// reach's own pid (`ip netns exec` execs it).
+    var pid: Int32 { process.processIdentifier }
+
     /// The sum of voluntary context switches over all of the process's threads.
     func voluntaryContextSwitches() throws -> Int {
         let taskDirectory = "/proc/\(process.processIdentifier)/task"

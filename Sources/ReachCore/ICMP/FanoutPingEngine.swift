@@ -1,0 +1,391 @@
+import ReachSystem
+
+/// How a ping run over several targets goes (fping's model). Times are nanoseconds.
+public struct FanoutPingConfiguration: Equatable, Sendable {
+    /// Probes per target (fping -c); nil: until each target answers once, at most `tries`
+    /// probes (fping's default mode: -r 3 retries).
+    public var count: Int?
+    /// Probes per target without `count`: fping's first try and its 3 retries.
+    public var tries = 4
+    /// At most one probe every this long, across all targets (fping -i, 10 ms).
+    public var intervalNanoseconds: Int64 = 10_000_000
+    /// Each target probed every this long (fping -p, 1 s).
+    public var periodNanoseconds: Int64 = 1_000_000_000
+    /// How long a probe waits for its reply (fping -t). A reply later than this is not
+    /// counted, as fping discards it.
+    public var timeoutNanoseconds: Int64 = 500_000_000
+    /// Without `count`, each retry waits this many times longer than the last (fping -B).
+    public var backoff = 1.5
+    /// The whole run ends then, whatever is outstanding.
+    public var deadlineNanoseconds: Int64?
+    /// ICMP data bytes per probe.
+    public var payloadSize = 56
+    /// Whether each probe's round trip is kept (fping -C), not only the counters: memory
+    /// per target grows with the count.
+    public var recordsEachProbe = false
+
+    public init() {}
+
+    /// fping's timeout in count mode when none is given (src/fping.c, "auto-tune default
+    /// timeout"): the period, at most 2 s.
+    public static func countModeTimeout(period: Int64) -> Int64 { min(period, 2_000_000_000) }
+}
+
+/// One target's counters, as fping keeps them (struct host_entry): a probe counts as sent
+/// only once answered, timed out or refused, so the loss of a run still going is not
+/// inflated by probes in flight.
+public struct FanoutPingStatistics: Equatable, Sendable {
+    public var sent = 0
+    public var received = 0
+    /// Replies, duplicates included (fping num_recv_total).
+    public var receivedTotal = 0
+    public var minimumNanoseconds: Int64 = 0
+    public var maximumNanoseconds: Int64 = 0
+    public var totalNanoseconds: Int64 = 0
+    /// Per probe index: the round trip, `lost` (timed out or refused), or `unused`; empty
+    /// unless the configuration `recordsEachProbe`.
+    public var roundTrips: [Int64]
+
+    public static let lost: Int64 = -1
+    public static let unused: Int64 = -2
+
+    init(probes: Int) {
+        roundTrips = [Int64](repeating: Self.unused, count: probes)
+    }
+
+    mutating func keep(_ roundTrip: Int64, index: Int) {
+        if index < roundTrips.count { roundTrips[index] = roundTrip }
+    }
+
+    /// Percent lost, rounded down (fping: `(sent - received) * 100 / sent`).
+    public var lossPercent: Int { sent > 0 ? (sent - received) * 100 / sent : 0 }
+    public var averageNanoseconds: Int64? { received > 0 ? totalNanoseconds / Int64(received) : nil }
+}
+
+/// What happened, naming the target by its position in the run and the probe by its
+/// index (fping's `[0]`, `[1]`...).
+public enum FanoutPingEvent: Equatable, Sendable {
+    case reply(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress)
+    /// A second reply to an answered probe: counted in `receivedTotal` only.
+    case duplicate(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress)
+    case timedOut(target: Int, index: Int)
+    /// An ICMP error quoting a probe. fping shows it and counts nothing: the probe is lost
+    /// when its time is up, unless a reply comes first.
+    case icmpError(target: Int, index: Int, from: IPAddress, type: ICMPType, code: UInt8)
+    /// The kernel's own error about a probe (a datagram socket's error queue).
+    case localError(target: Int, index: Int, error: Errno)
+    /// sendto refused the probe: counted as sent and lost, as fping counts it.
+    case sendFailed(target: Int, index: Int, error: Errno)
+    case finished
+}
+
+/// fping's scheduler and bookkeeping (src/fping.c main_loop, send_ping, wait_for_reply) as
+/// a state machine with no sockets and no clocks: the probes of every target round-robin,
+/// one every `intervalNanoseconds` at most across all of them, each target every
+/// `periodNanoseconds`; one sequence space for the run, so one socket per family serves
+/// every target.
+public struct FanoutPingEngine {
+    public let targets: [IPAddress]
+    public let configuration: FanoutPingConfiguration
+    public private(set) var statistics: [FanoutPingStatistics]
+    public private(set) var isFinished = false
+    public private(set) var startTime: Int64?
+    private let identifiers: (ipv4: UInt16, ipv6: UInt16)
+    private let codecs: (ipv4: ICMPCodec, ipv6: ICMPCodec)
+    private let payload: [UInt8]
+    /// Each target's current per-probe timeout (grown by `backoff` between tries).
+    private var timeouts: [Int64]
+    /// Probes due, in due order: fping's ping event queue. Due times only grow (a target's
+    /// next probe is due one period after its last was due), so a list read from the
+    /// front is the queue.
+    private var due: [(time: Int64, target: Int32, index: Int32)] = []
+    private var dueHead = 0
+    /// Probes waiting for their reply, by the time their wait ends.
+    private var deadlines = DeadlineHeap()
+    /// The probe each sequence number stands for.
+    private var slots: [Slot]
+    private var sentProbes = 0
+    private var inFlight = 0
+    private var lastSendTime: Int64?
+    /// When the first probe was taken: the time every target's first probe was due.
+    private var firstDue: Int64?
+
+    private struct Slot {
+        var serial = -1
+        var target: Int32 = 0
+        var index: Int32 = 0
+        var sentRealtime: Int64 = 0
+        var sentMonotonic: Int64 = 0
+        var state = State.free
+        enum State { case free, waiting, answered, timedOut }
+    }
+
+    /// A probe to put on the wire.
+    public struct Probe: Equatable, Sendable {
+        public var target: Int
+        public var index: Int
+        public var address: IPAddress
+        public var sequence: UInt16
+        public var bytes: [UInt8]
+    }
+
+    /// `identifiers`: the echo identifier of each family's socket (the kernel's on a
+    /// datagram socket). Every target's first probe is due at once; the interval spaces them.
+    public init(targets: [IPAddress], identifiers: (ipv4: UInt16, ipv6: UInt16), configuration: FanoutPingConfiguration) {
+        self.targets = targets
+        self.configuration = configuration
+        self.identifiers = identifiers
+        codecs = (ICMPCodec(family: ICMPv4()), ICMPCodec(family: ICMPv6()))
+        payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        let probes = configuration.count ?? configuration.tries
+        let kept = configuration.recordsEachProbe ? probes : 0
+        statistics = [FanoutPingStatistics](repeating: FanoutPingStatistics(probes: kept), count: targets.count)
+        timeouts = [Int64](repeating: configuration.timeoutNanoseconds, count: targets.count)
+        // Probes of the whole run, up to a full sequence space (-c may be as large as Int.max).
+        let (total, overflow) = targets.count.multipliedReportingOverflow(by: probes)
+        slots = [Slot](repeating: Slot(), count: overflow ? 0x10000 : min(0x10000, max(1, total)))
+        due.reserveCapacity(targets.count)
+        for target in targets.indices { due.append((Int64.min, Int32(target), 0)) }
+    }
+
+    private func codec(_ family: AddressFamily) -> ICMPCodec { family == .ipv4 ? codecs.ipv4 : codecs.ipv6 }
+    private func identifier(_ family: AddressFamily) -> UInt16 { family == .ipv4 ? identifiers.ipv4 : identifiers.ipv6 }
+
+    // MARK: - Sending
+
+    /// When the next probe may go: its due time, but never sooner than one interval after
+    /// the last (fping main_loop's `lt < interval` check).
+    public func nextSendTime() -> Int64? {
+        guard !isFinished, dueHead < due.count else { return nil }
+        guard let last = lastSendTime else { return due[dueHead].time }
+        return max(due[dueHead].time, last + configuration.intervalNanoseconds)
+    }
+
+    /// The next probe if one may go at `now`. With a count, the target's next probe is
+    /// queued one period after this one was due.
+    public mutating func nextProbe(now: Int64) -> Probe? {
+        guard let time = nextSendTime(), time <= now else { return nil }
+        let entry = due[dueHead]
+        dueHead += 1
+        if dueHead > 4096, dueHead * 2 > due.count {
+            due.removeFirst(dueHead)
+            dueHead = 0
+        }
+        let target = Int(entry.target)
+        let index = Int(entry.index)
+        if firstDue == nil { firstDue = now }
+        if let count = configuration.count, index + 1 < count, let start = firstDue {
+            // fping: every target's first probe is due at the start, and each next one a period
+            // after the last was due, so probe k of every target is due at start + k periods
+            // and the list stays in due order.
+            let base = entry.time == Int64.min ? start : entry.time
+            due.append((base + configuration.periodNanoseconds, entry.target, entry.index + 1))
+        }
+        let address = targets[target]
+        let sequence = UInt16(truncatingIfNeeded: sentProbes)
+        let bytes = codec(address.family).echoRequest(identifier: identifier(address.family), sequence: sequence, payload: payload)
+        return Probe(target: target, index: index, address: address, sequence: sequence, bytes: bytes)
+    }
+
+    /// The probe left; `realtime` and `monotonic` read just before sendto.
+    public mutating func didSend(_ probe: Probe, realtime: Int64, monotonic: Int64) {
+        take(monotonic: monotonic)
+        let slot = Int(probe.sequence)
+        if slot >= slots.count { slots += [Slot](repeating: Slot(), count: min(0x10000, slot + 1) - slots.count) }
+        slots[slot] = Slot(
+            serial: sentProbes, target: Int32(probe.target), index: Int32(probe.index), sentRealtime: realtime,
+            sentMonotonic: monotonic, state: .waiting)
+        deadlines.push(monotonic + timeouts[probe.target], slot: slot, serial: sentProbes)
+        sentProbes += 1
+        inFlight += 1
+    }
+
+    /// sendto refused the probe: sent and lost, with no wait (fping send_ping).
+    public mutating func didFailToSend(_ probe: Probe, error: Errno, monotonic: Int64) -> FanoutPingEvent {
+        take(monotonic: monotonic)
+        sentProbes += 1
+        statistics[probe.target].sent += 1
+        statistics[probe.target].keep(FanoutPingStatistics.lost, index: probe.index)
+        return .sendFailed(target: probe.target, index: probe.index, error: error)
+    }
+
+    private mutating func take(monotonic: Int64) {
+        if startTime == nil { startTime = monotonic }
+        lastSendTime = monotonic
+    }
+
+    // MARK: - Receiving
+
+    /// A datagram from the socket of `family`; nil for anything that is not about our
+    /// probes (another program's echoes on a raw socket, a reply later than its timeout).
+    public mutating func receive(_ datagram: ReceivedDatagram, family: AddressFamily) -> FanoutPingEvent? {
+        let codec = codec(family)
+        if let echo = codec.echo(in: datagram.bytes, includesIPHeader: datagram.includesIPHeader), echo.type == codec.echoReplyType {
+            guard echo.identifier == identifier(family), let slot = probeSlot(echo.sequence, family: family) else { return nil }
+            let probe = slots[slot]
+            let target = Int(probe.target)
+            let index = Int(probe.index)
+            let rtt = datagram.roundTrip(sentRealtime: probe.sentRealtime, sentMonotonic: probe.sentMonotonic)
+            switch probe.state {
+            case .answered:
+                statistics[target].receivedTotal += 1
+                return .duplicate(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from)
+            case .timedOut, .free:
+                return nil
+            case .waiting:
+                // fping wait_for_reply: a reply slower than the timeout is discarded (its wait
+                // has not been reported yet when the reply beats the clock reading).
+                guard rtt <= timeouts[target] else { return nil }
+                slots[slot].state = .answered
+                inFlight -= 1
+                record(rtt, target: target, index: index)
+                return .reply(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from)
+            }
+        }
+        guard let message = try? codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader),
+            case .error(_, let destination, let echo?) = message.body, echo.identifier == identifier(family),
+            let slot = probeSlot(echo.sequence, family: family)
+        else { return nil }
+        let probe = slots[slot]
+        if let destination, destination.bytes != targets[Int(probe.target)].bytes { return nil }
+        return .icmpError(
+            target: Int(probe.target), index: Int(probe.index), from: message.ipSource ?? datagram.from, type: message.type,
+            code: message.code)
+    }
+
+    /// An entry of a datagram socket's error queue: an ICMP error, or the kernel's own.
+    public mutating func receive(_ queued: QueuedError, family: AddressFamily) -> FanoutPingEvent? {
+        guard let message = try? codec(family).parse(queued.originalPacket, includesIPHeader: false),
+            case .echo(_, let sequence, _) = message.body, let slot = probeSlot(sequence, family: family)
+        else { return nil }
+        let probe = slots[slot]
+        let target = Int(probe.target)
+        // As iputils checks it (ping4_receive_error_msg): an error about a packet to another
+        // address is not about this probe.
+        if let destination = queued.destination, destination.bytes != targets[target].bytes { return nil }
+        switch queued.origin {
+        case .local:
+            return .localError(target: target, index: Int(probe.index), error: queued.errno)
+        case .icmp:
+            return .icmpError(
+                target: target, index: Int(probe.index), from: queued.offender ?? targets[target], type: ICMPType(queued.type),
+                code: queued.code)
+        }
+    }
+
+    /// The slot of a probe of `family` sent with this sequence number, if any.
+    private func probeSlot(_ sequence: UInt16, family: AddressFamily) -> Int? {
+        let slot = Int(sequence)
+        guard slot < slots.count, slots[slot].state != .free, targets[Int(slots[slot].target)].family == family else { return nil }
+        return slot
+    }
+
+    private mutating func record(_ rtt: Int64, target: Int, index: Int) {
+        var counters = statistics[target]
+        counters.sent += 1
+        counters.received += 1
+        counters.receivedTotal += 1
+        // fping stats_add: 0 stands for "none yet".
+        if counters.maximumNanoseconds == 0 || rtt > counters.maximumNanoseconds { counters.maximumNanoseconds = rtt }
+        if counters.minimumNanoseconds == 0 || rtt < counters.minimumNanoseconds { counters.minimumNanoseconds = rtt }
+        counters.totalNanoseconds += rtt
+        counters.keep(rtt, index: index)
+        statistics[target] = counters
+        // fping: a reply resets the target's timeout to the initial one.
+        timeouts[target] = configuration.timeoutNanoseconds
+    }
+
+    // MARK: - Time
+
+    /// Reports the probes whose wait is over at `now` and, without a count, queues the
+    /// target's next try (fping's retries, each waiting `backoff` times longer); then the
+    /// end of the run when it has come.
+    public mutating func advance(now: Int64) -> [FanoutPingEvent] {
+        guard !isFinished else { return [] }
+        var events: [FanoutPingEvent] = []
+        while let top = deadlines.first, top.time <= now {
+            deadlines.removeFirst()
+            guard slots[top.slot].serial == top.serial, slots[top.slot].state == .waiting else { continue }
+            slots[top.slot].state = .timedOut
+            inFlight -= 1
+            let target = Int(slots[top.slot].target)
+            let index = Int(slots[top.slot].index)
+            statistics[target].sent += 1
+            statistics[target].keep(FanoutPingStatistics.lost, index: index)
+            events.append(.timedOut(target: target, index: index))
+            if configuration.count == nil, statistics[target].received == 0, statistics[target].sent < configuration.tries {
+                timeouts[target] = Int64(Double(timeouts[target]) * configuration.backoff)
+                due.append((now, Int32(target), Int32(statistics[target].sent)))
+            }
+        }
+        if let end = endTime(), end <= now {
+            isFinished = true
+            events.append(.finished)
+        }
+        return events
+    }
+
+    /// Ends the run now (Ctrl-C): probes still waiting are not counted, as fping leaves them.
+    public mutating func stop() -> [FanoutPingEvent] {
+        guard !isFinished else { return [] }
+        isFinished = true
+        return [.finished]
+    }
+
+    /// When the run ends by itself: nothing left to send or wait for, or the deadline.
+    public func endTime() -> Int64? {
+        if isFinished { return nil }
+        if dueHead == due.count && inFlight == 0 { return Int64.min }
+        if let deadline = configuration.deadlineNanoseconds, let start = startTime { return start + deadline }
+        return nil
+    }
+
+    /// The next instant anything happens by itself: a probe due, a wait over, the end.
+    public func nextWakeTime() -> Int64? {
+        var wake = nextSendTime()
+        for time in [deadlines.first?.time, endTime()] {
+            guard let time else { continue }
+            wake = min(wake ?? time, time)
+        }
+        return wake
+    }
+
+    /// Targets that answered at least once.
+    public var aliveCount: Int { statistics.reduce(0) { $0 + ($1.received > 0 ? 1 : 0) } }
+}
+
+/// A binary min-heap of probe deadlines: the earliest wait to end first. Entries of probes
+/// answered since are skipped when they come up (their serial no longer matches).
+struct DeadlineHeap {
+    private var items: [(time: Int64, slot: Int, serial: Int)] = []
+
+    var first: (time: Int64, slot: Int, serial: Int)? { items.first }
+
+    mutating func push(_ time: Int64, slot: Int, serial: Int) {
+        items.append((time, slot, serial))
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].time < items[parent].time else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        guard !items.isEmpty else { return }
+        items.swapAt(0, items.count - 1)
+        items.removeLast()
+        var parent = 0
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < items.count, items[left].time < items[smallest].time { smallest = left }
+            if right < items.count, items[right].time < items[smallest].time { smallest = right }
+            guard smallest != parent else { return }
+            items.swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+}
