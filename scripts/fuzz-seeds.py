@@ -3,6 +3,9 @@
 
 netlink:      every datagram of Tests/ReachCoreTests/Fixtures/CapturedReply.swift (kernel
               replies captured in namespaces by Tests/Fixtures/capture-netlink-fixtures.py).
+dbus:         every message of Tests/ReachCoreTests/Fixtures/CapturedDBus.swift (a dbus-daemon
+              and python-dbusmock, captured by Tests/Fixtures/capture-dbus-fixtures.py), alone
+              and all in one stream after the bus's SASL "OK" line.
 command-line: the words people pass as targets and durations (README and reach(1) examples).
 probe-spec:   the --probe forms of README and reach(1).
 http:         responses captured from Python's http.server on 127.0.0.1 (a file, a directory
@@ -45,6 +48,17 @@ def netlink():
         name, body = fixture.groups()
         for index, block in enumerate(re.findall(r'hex\("""(.*?)"""\)', body, re.S)):
             write("netlink", f"{name}-{index}", hex_bytes(block))
+
+
+def dbus():
+    path = os.path.join(ROOT, "Tests", "ReachCoreTests", "Fixtures", "CapturedDBus.swift")
+    source = open(path).read()
+    stream = b"OK 0123456789abcdef0123456789abcdef\r\n"
+    for name, block in re.findall(r'static let (\w+): \[UInt8\] = hex\("""(.*?)"""\)', source, re.S):
+        message = hex_bytes(block)
+        write("dbus", name, message)
+        stream += message
+    write("dbus", "stream", stream)
 
 
 COMMAND_LINE_WORDS = [
@@ -137,6 +151,7 @@ def http_responses():
 
 if __name__ == "__main__":
     netlink()
+    dbus()
     command_line()
     probe_spec()
     http_responses()

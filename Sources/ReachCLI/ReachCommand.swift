@@ -83,7 +83,7 @@ struct OutputOptions: Equatable {
     }
 }
 
-/// -4 / -6 and --no-cellular: ArgumentParser's copy of PathOptions.commandLine.
+/// -4 / -6, --no-cellular and --no-expensive: ArgumentParser's copy of PathOptions.commandLine.
 struct PathArguments: ParsableArguments {
     @Flag(name: .customShort("4"), help: "IPv4 only.")
     var ipv4 = false
@@ -94,14 +94,18 @@ struct PathArguments: ParsableArguments {
     @Flag(name: .long, help: "Count a path over a cellular link as not reachable.")
     var noCellular = false
 
-    var options: PathOptions { PathOptions(ipv4: ipv4, ipv6: ipv6, noCellular: noCellular) }
+    @Flag(name: .long, help: "Count an expensive path (cellular, or metered in NetworkManager) as not reachable.")
+    var noExpensive = false
+
+    var options: PathOptions { PathOptions(ipv4: ipv4, ipv6: ipv6, noCellular: noCellular, noExpensive: noExpensive) }
 }
 
-/// -4 / -6 and --no-cellular as plain values.
+/// -4 / -6, --no-cellular and --no-expensive as plain values.
 struct PathOptions: Equatable {
     var ipv4 = false
     var ipv6 = false
     var noCellular = false
+    var noExpensive = false
 
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, PathOptions>) -> [OptionDeclaration<Outer>] {
@@ -109,6 +113,7 @@ struct PathOptions: Equatable {
             .member(.flag("4") { $0.ipv4 = true }, in: group),
             .member(.flag("6") { $0.ipv6 = true }, in: group),
             .member(.flag(long: "no-cellular") { $0.noCellular = true }, in: group),
+            .member(.flag(long: "no-expensive") { $0.noExpensive = true }, in: group),
         ]
     }
 
@@ -135,9 +140,12 @@ struct PathOptions: Equatable {
         return singleFamily
     }
 
-    func makeEvaluator() throws -> ReachabilityEvaluator {
+    /// `linkFacts`: ModemManager and NetworkManager on the system bus, asked only when a
+    /// path leaves through a link other than loopback.
+    func makeEvaluator(linkFacts: LinkFactsSource? = BusLinkFacts.systemBus()) throws -> ReachabilityEvaluator {
         let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
-        return ReachabilityEvaluator(paths: PathEvaluator(kernel: kernel, allowsCellular: !noCellular))
+        return ReachabilityEvaluator(
+            paths: PathEvaluator(kernel: kernel, allowsCellular: !noCellular, allowsExpensive: !noExpensive, linkFacts: linkFacts))
     }
 }
 

@@ -157,13 +157,16 @@ struct WatchOptions: Equatable {
         }
 
         // Standard output's reader going away (`reach watch | head -1`) ends the watch.
+        // ModemManager's and NetworkManager's changes come as signals on the system bus.
+        let linkFacts = BusLinkFacts.systemBus()
         let events = try KernelWatchEvents(
             readerDescriptor: OutputChannel.standard.fileDescriptor,
-            receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize)
+            receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize, services: linkFacts)
+        linkFacts.subscribe()
         let loop = WatchLoop(
             targets: watchTargets, any: targetList.any, configuration: configuration, resolveInterval: interval, interface: interface,
-            probing: checker.map { WatchProbing(checker: $0, interval: probeEvery) }, evaluator: try path.makeEvaluator(),
-            events: events)
+            probing: checker.map { WatchProbing(checker: $0, interval: probeEvery) },
+            evaluator: try path.makeEvaluator(linkFacts: linkFacts), events: events)
         // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
         // effective but around socket()) for as long as the watch runs; the rest goes now.
         if checker?.usesICMP == true { Capabilities.limitToNetRaw() }

@@ -199,7 +199,10 @@ public struct ExporterProber: Sendable {
 
     private func route(_ address: IPAddress, into measurement: inout ProbeMeasurement) throws {
         let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
-        let path = try PathEvaluator(kernel: kernel).evaluate(address)
+        // ModemManager and NetworkManager on the system bus, as `reach addr` asks them: which
+        // modem claims the link (cellular, and its generation). Asked afresh per probe (the
+        // facts' connection is no thread's to share); a machine without the bus asks nothing.
+        let path = try PathEvaluator(kernel: kernel, linkFacts: BusLinkFacts.systemBus()).evaluate(address)
         measurement.detail = .route(path)
         measurement.success = path.isReachable
     }

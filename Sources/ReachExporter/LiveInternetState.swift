@@ -30,8 +30,13 @@ public final class LiveInternetState: @unchecked Sendable {
     /// Starts the watch on its own thread; `ended` runs there when it stops (SIGINT or
     /// SIGTERM, which the watch's signalfd takes, or a failure).
     public func start(probing: WatchProbing?, ended: @escaping @Sendable (WatchEnd?, String?) -> Void) throws {
-        let events = try KernelWatchEvents(readerDescriptor: nil)
-        let evaluator = ReachabilityEvaluator(paths: PathEvaluator(kernel: RouteNetlinkClient(transport: try NetlinkSocket())))
+        // As `reach watch` does: ModemManager's and NetworkManager's word on the links, their
+        // signals waking the same poll() as the kernel's events.
+        let linkFacts = BusLinkFacts.systemBus()
+        let events = try KernelWatchEvents(readerDescriptor: nil, services: linkFacts)
+        linkFacts.subscribe()
+        let evaluator = ReachabilityEvaluator(
+            paths: PathEvaluator(kernel: RouteNetlinkClient(transport: try NetlinkSocket()), linkFacts: linkFacts))
         let loop = WatchLoop(
             target: .internet(families: []), configuration: WatchConfiguration(), resolveInterval: TimeSpan(milliseconds: 60_000),
             interface: nil, probing: probing, evaluator: evaluator, events: events)

@@ -104,10 +104,13 @@ public struct ProbeMeasurement: Sendable, Equatable {
             let family = path.map { $0.family == .ipv4 ? "ipv4" : "ipv6" } ?? ""
             let reason = path?.reason?.rawValue ?? (path == nil ? UnreachableReason.nameNotResolved.rawValue : "")
             samples.append(MetricSample(
-                "reach_route_info", help: "The kernel's path to the target: unreachable reason, outgoing link, its kind, gateway, family",
+                "reach_route_info",
+                help: "The kernel's path to the target: unreachable reason, outgoing link, its kind, gateway, family, cellular generation",
                 labels: [
                     .init("reason", reason), .init("link", path?.link?.name ?? ""), .init("kind", path?.link?.kind.rawValue ?? ""),
                     .init("gateway", path?.gateway?.description ?? ""), .init("family", family),
+                    // For a cellular link, ModemManager's generation as reach names it ("4g"); else empty.
+                    .init("generation", path?.link?.cellular?.generation?.name ?? ""),
                 ],
                 value: 1))
         }

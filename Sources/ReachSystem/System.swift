@@ -296,4 +296,14 @@ enum System {
     static func pathExists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
+
+    /// getenv(3): the variable's value, nil when unset.
+    static func environmentValue(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
+    }
+
+    /// getuid(2): the real user ID, what a D-Bus SASL EXTERNAL login names.
+    static func userID() -> UInt32 {
+        UInt32(getuid())
+    }
 }

@@ -11,6 +11,7 @@ final class ReachArgumentsTests: XCTestCase {
     func testCommonFormsTakeTheFastRoad() {
         let accepted: [[String]] = [
             [], ["status"], ["status", "-4"], ["status", "--json"], ["status", "-q6"], ["status", "--no-cellular", "--flags"],
+            ["status", "--no-expensive", "-4"],
             ["status", "--probe", "icmp:127.0.0.1", "--probe=tcp:[::1]:80", "--probe-timeout", "2s"],
             ["status", "--probe", "http://127.0.0.1:8080/health", "--expect", "ok"],
             ["addr", "127.0.0.1"], ["addr", "-6", "fe80::1%lo", "--json"], ["addr", "::1", "-q"],

@@ -257,7 +257,7 @@ final class PathEvaluatorTests: XCTestCase {
     func testReasonsAreTheClosedList() {
         XCTAssertEqual(UnreachableReason.allCases.map(\.rawValue), [
             "no_route", "unreachable_route", "blackhole_route", "prohibited_route", "link_down",
-            "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved", "other_interface",
+            "no_carrier", "link_dormant", "cellular_refused", "expensive_refused", "name_not_resolved", "other_interface",
         ])
         XCTAssertEqual(UnreachableReason.cellularRefused.phrase, "cellular refused")
         XCTAssertEqual(UnreachableReason.noRoute.phrase, "no route")

@@ -67,7 +67,14 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(MetricSample.value(of: "reach_route_reachable", in: samples), 0)
         let info = try XCTUnwrap(samples.first { $0.name == "reach_route_info" })
         XCTAssertEqual(info.labels, [.init("reason", "no_carrier"), .init("link", "wwan0"), .init("kind", "cellular"),
-                                     .init("gateway", "198.51.100.1"), .init("family", "ipv4")])
+                                     .init("gateway", "198.51.100.1"), .init("family", "ipv4"), .init("generation", "")])
+        // A modem claims the link: its generation, as reach names it.
+        let lte = PathReport(
+            destination: try IPAddress.parse("198.51.100.7"), flags: [.reachable], reason: nil,
+            link: LinkReport(name: "wwan0", index: 3, kind: .cellular, operState: .up,
+                             cellular: CellularFacts(technologies: AccessTechnologies(rawValue: 1 << 14))))
+        let lteInfo = ProbeMeasurement(detail: .route(lte)).samples.first { $0.name == "reach_route_info" }
+        XCTAssertEqual(lteInfo?.labels.last, .init("generation", "4g"))
         let unresolved = ProbeMeasurement(detail: .route(nil)).samples.first { $0.name == "reach_route_info" }
         XCTAssertEqual(unresolved?.labels.first, .init("reason", "name_not_resolved"))
     }

@@ -297,6 +297,43 @@ final class ExporterTests: NamespaceTestCase {
         XCTAssertEqual(scraped["node_textfile_scrape_error"], 0)
     }
 
+    // MARK: cellular, from ModemManager
+
+    func testRouteModuleAndMetricsCarryTheModemsGeneration() throws {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        try SystemBus.require()
+        let client = try lab.namespace("client")
+        let gateway = try lab.namespace("gateway")
+        try lab.veth("wwan0", in: client, peer: "g0", in: gateway)
+        try client.ip("address", "add", "198.18.0.2/24", "dev", "wwan0")
+        try gateway.ip("address", "add", "198.18.0.1/24", "dev", "g0")
+        try client.waitFor(link: "wwan0", operstate: "UP")
+        try client.ip("route", "add", "default", "via", "198.18.0.1")
+        let bus = try SystemBus(lab: lab, in: client)
+        try bus.start("modemmanager")
+        try bus.control("add-modem", "wwan0", "5")  // LTE, roaming
+        let exporter = try lab.launch(
+            ["env", "DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", Self.exporterPath, "--listen", "127.0.0.1:10115", "--allow", "198.18.0.0/15"],
+            in: client, label: "reach-exporter")
+        try exporter.waitUntilReady(marker: "listening on", timeout: 10)
+
+        let probe = samples(try get("http://127.0.0.1:10115/probe?module=route&target=198.18.0.1", in: client).body)
+        XCTAssertEqual(
+            probe[#"reach_route_info{reason="",link="wwan0",kind="cellular",gateway="",family="ipv4",generation="4g"}"#], 1, "\(probe)")
+        XCTAssertEqual(probe["reach_route_reachable"], 1)
+        // /metrics asks ModemManager as `reach watch` does: the link is cellular.
+        let deadline = Date().addingTimeInterval(5)
+        var info: [String: Double] = [:]
+        while Date() < deadline {
+            let metrics = samples(try get("http://127.0.0.1:10115/metrics", in: client).body)
+            info = metrics.filter { $0.key.hasPrefix(#"reach_internet_info{family="ipv4""#) }
+            if !info.isEmpty { break }
+            usleep(100_000)
+        }
+        let expected = #"reach_internet_info{family="ipv4",link="wwan0",kind="cellular",gateway="198.18.0.1",reason=""}"#
+        XCTAssertEqual(Array(info.keys), [expected])
+    }
+
     // MARK: ICMP permission, as reach ping
 
     func testICMPFromADatagramSocketAsAnotherUserElseTheReasonWith500() throws {

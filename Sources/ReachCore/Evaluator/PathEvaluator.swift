@@ -7,11 +7,18 @@ public struct PathEvaluator {
     public var classifier: LinkClassifier
     /// SLReachability's "WWAN not allowed": a cellular path is not reachable.
     public var allowsCellular: Bool
+    /// Apple's `prohibitExpensivePaths`: an expensive path is not reachable.
+    public var allowsExpensive: Bool
+    /// ModemManager's and NetworkManager's word on links; nil: the kernel's facts alone.
+    public var linkFacts: LinkFactsSource?
 
-    public init(kernel: KernelRoutingFacts, classifier: LinkClassifier = LinkClassifier(), allowsCellular: Bool = true) {
+    public init(kernel: KernelRoutingFacts, classifier: LinkClassifier = LinkClassifier(), allowsCellular: Bool = true,
+                allowsExpensive: Bool = true, linkFacts: LinkFactsSource? = nil) {
         self.kernel = kernel
         self.classifier = classifier
         self.allowsCellular = allowsCellular
+        self.allowsExpensive = allowsExpensive
+        self.linkFacts = linkFacts
     }
 
     /// Evaluates one destination. Throws only for failures that are not verdicts.
@@ -45,12 +52,14 @@ public struct PathEvaluator {
 
     /// The pure part: route and link facts to flags and verdict.
     public func evaluate(_ destination: IPAddress, route: RouteAnswer, link: LinkFacts, underlay: LinkFacts? = nil) -> PathReport {
-        let kind = classifier.classify(link)
-        let underlayReport = underlay.map {
-            LinkReport(name: $0.name, index: $0.index, kind: classifier.classify($0), operState: $0.operState)
-        }
+        let services = serviceFacts(of: link)
+        let linkReport = report(link, services: services)
+        let kind = linkReport.kind
+        let underlayServices = underlay.flatMap(serviceFacts)
+        let underlayReport = underlay.map { report($0, services: underlayServices) }
         // Apple's rule: cellular under a tunnel is still cellular.
         let cellular = kind == .cellular || underlayReport?.kind == .cellular
+        let metered = services?.metered?.isMetered == true || underlayServices?.metered?.isMetered == true
         var flags: ReachabilityFlags = []
         let pointToPoint = link.flags.contains(.pointToPoint)
         // Tunnels by their kind, as the classifier decides it: a tap shares the netlink kind
@@ -73,10 +82,29 @@ public struct PathEvaluator {
         }
         var reason = linkReason
         if reason == nil, cellular, !allowsCellular { reason = .cellularRefused }
+        let expensive = cellular || metered
+        if reason == nil, expensive, !allowsExpensive { reason = .expensiveRefused }
         return PathReport(
-            destination: destination, flags: flags, reason: reason,
-            link: LinkReport(name: link.name, index: link.index, kind: kind, operState: link.operState),
-            gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport)
+            destination: destination, flags: flags, reason: reason, link: linkReport,
+            gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport, expensive: expensive)
+    }
+
+    /// What the services say of a link; nil without a source, and for loopback, which no
+    /// modem claims and no connection meters (so `reach addr 127.0.0.1` asks nobody).
+    func serviceFacts(of link: LinkFacts) -> LinkServiceFacts? {
+        guard let linkFacts, !link.flags.contains(.loopback) else { return nil }
+        return linkFacts.facts(forLink: link.name)
+    }
+
+    /// A link as reported: a modem's NET port is cellular whatever its kernel facts (as
+    /// NetworkManager and mmcli read it: the Ports property of ModemManager's
+    /// introspection/org.freedesktop.ModemManager1.Modem.xml); a cellular link
+    /// carries the modem's facts, all unknown when no modem claims it.
+    func report(_ link: LinkFacts, services: LinkServiceFacts?) -> LinkReport {
+        let modem = services?.modem
+        let kind = modem != nil ? .cellular : classifier.classify(link)
+        return LinkReport(name: link.name, index: link.index, kind: kind, operState: link.operState,
+                          cellular: kind == .cellular ? modem ?? CellularFacts() : nil)
     }
 
     /// Whether anything can pass through the link: admin up, running, and an

@@ -6,12 +6,16 @@ public struct LinkReport: Hashable, Sendable {
     public var index: UInt32
     public var kind: LinkKind
     public var operState: OperState
+    /// For a cellular link: what ModemManager says of the modem that claims it (all nil
+    /// when no modem does); nil for a link that is not cellular.
+    public var cellular: CellularFacts?
 
-    public init(name: String, index: UInt32, kind: LinkKind, operState: OperState) {
+    public init(name: String, index: UInt32, kind: LinkKind, operState: OperState, cellular: CellularFacts? = nil) {
         self.name = name
         self.index = index
         self.kind = kind
         self.operState = operState
+        self.cellular = cellular
     }
 }
 
@@ -27,10 +31,12 @@ public struct PathReport: Hashable, Sendable {
     public var source: IPAddress?
     /// For a kernel tunnel (vxlan, gre, ...): the link its packets leave through.
     public var underlyingLink: LinkReport?
+    /// Costly by the byte: over a cellular link, or one NetworkManager says is metered.
+    public var expensive: Bool
 
     public init(destination: IPAddress, flags: ReachabilityFlags, reason: UnreachableReason?,
                 link: LinkReport? = nil, gateway: IPAddress? = nil, source: IPAddress? = nil,
-                underlyingLink: LinkReport? = nil) {
+                underlyingLink: LinkReport? = nil, expensive: Bool = false) {
         self.destination = destination
         self.flags = flags
         self.reason = reason
@@ -38,6 +44,7 @@ public struct PathReport: Hashable, Sendable {
         self.gateway = gateway
         self.source = source
         self.underlyingLink = underlyingLink
+        self.expensive = expensive
     }
 
     public var family: AddressFamily { destination.family }

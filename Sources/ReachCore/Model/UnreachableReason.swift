@@ -16,6 +16,8 @@ public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
     case linkDormant = "link_dormant"
     /// The path is cellular and cellular was refused (`--no-cellular`).
     case cellularRefused = "cellular_refused"
+    /// The path is expensive (cellular, or metered) and expensive paths were refused (`--no-expensive`).
+    case expensiveRefused = "expensive_refused"
     /// The host name did not resolve, or the resolver did not answer in time.
     case nameNotResolved = "name_not_resolved"
     /// The path leaves through another link than the one asked for (`watch --interface`).
@@ -32,6 +34,7 @@ public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
         case .noCarrier: "no carrier"
         case .linkDormant: "link dormant"
         case .cellularRefused: "cellular refused"
+        case .expensiveRefused: "expensive refused"
         case .nameNotResolved: "name not resolved"
         case .otherInterface: "not the requested interface"
         }

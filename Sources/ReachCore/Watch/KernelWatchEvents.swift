@@ -1,10 +1,10 @@
 import ReachSystem
 
 /// The real event sources: one thread blocked in poll() over the rtnetlink multicast socket,
-/// a signalfd, the output's descriptor and, while a name lookup or a connectivity check runs,
-/// its readiness pipe. No Dispatch and no Swift concurrency: an idle Task keeps a Dispatch
-/// worker waking once a second, while a thread blocked in poll() does not wake at all
-/// (docs/LINUX-FACTS.md).
+/// a signalfd, the output's descriptor, the system bus connection (when there is one)
+/// and, while a name lookup or a connectivity check runs, its readiness pipe. No Dispatch
+/// and no Swift concurrency: an idle Task keeps a Dispatch worker waking once a second,
+/// while a thread blocked in poll() does not wake at all (docs/LINUX-FACTS.md).
 public final class KernelWatchEvents: WatchEventSource {
     /// Room for a burst of thousands of route messages before the kernel drops any.
     public static let defaultReceiveBufferSize: Int32 = 8 << 20
@@ -15,10 +15,13 @@ public final class KernelWatchEvents: WatchEventSource {
     /// Lookups running, by name (several targets may be names).
     private var lookups: [(name: String, running: HostResolution)] = []
     private var check: BackgroundJob<Result<ConnectivityReport, Error>>?
+    private let services: ServiceSignalSource?
 
     /// `readerDescriptor`: an output whose reader going away ends the watch (poll reports
     /// POLLERR on a pipe's write end as soon as its reader closes), nil for none.
-    public init(readerDescriptor: Int32?, receiveBufferSize: Int32 = KernelWatchEvents.defaultReceiveBufferSize) throws {
+    /// `services`: the bus connection whose signals say a link's facts changed.
+    public init(readerDescriptor: Int32?, receiveBufferSize: Int32 = KernelWatchEvents.defaultReceiveBufferSize,
+                services: ServiceSignalSource? = nil) throws {
         // Signals first, so the resolver threads started later inherit the blocked mask.
         signals = try SignalDescriptor()
         // Subscribed before the loop's first evaluation: a change in between is then not lost.
@@ -26,6 +29,7 @@ public final class KernelWatchEvents: WatchEventSource {
         monitor.setReceiveBuffer(size: receiveBufferSize)
         for group in NetlinkSocket.reachabilityGroups { try monitor.join(group: group) }
         self.readerDescriptor = readerDescriptor
+        self.services = services
     }
 
     public func now() -> WatchInstant {
@@ -54,13 +58,22 @@ public final class KernelWatchEvents: WatchEventSource {
             entries.append((running.readinessDescriptor, .readable))
             return entries.count - 1
         }
-        let ready = try Poll.wait(entries, timeoutMilliseconds: timeoutMilliseconds ?? -1)
+        let servicesIndex = services?.signalDescriptor.map { descriptor in
+            entries.append((descriptor, .readable))
+            return entries.count - 1
+        }
+        // Signals read while an evaluation asked the bus are no longer in the socket: handle them now.
+        let pending = services?.hasPendingSignals == true
+        let ready = try Poll.wait(entries, timeoutMilliseconds: pending ? 0 : timeoutMilliseconds ?? -1)
 
         if let readerIndex, !ready[readerIndex].isDisjoint(with: [.error, .hangUp, .invalid]) { return [.readerGone] }
         if ready[1].contains(.readable), signals.take() != nil { return [.interrupted] }
         var inputs: [WatchInput] = []
         if !ready[0].isDisjoint(with: [.readable, .error]) {
             inputs.append(.kernelChanged(try NetlinkDrain.drain(monitor)))
+        }
+        if let services, pending || servicesIndex.map({ !ready[$0].isEmpty }) == true, services.handleSignals() {
+            inputs.append(.servicesChanged)
         }
         var finished: [String] = []
         for (offset, lookup) in lookups.enumerated() where ready[lookupStart + offset].contains(.readable) {

@@ -12,6 +12,8 @@ public enum WatchInput {
     case resolved(ResolutionOutcome, name: String)
     /// The check started by `startCheck` finished (an error: the probe could not run).
     case checked(Result<ConnectivityReport, Error>)
+    /// A service on the bus said a link's facts changed (ModemManager, NetworkManager).
+    case servicesChanged
 }
 
 /// The sources the watch loop waits on, and its clock. `KernelWatchEvents` is the real one

@@ -202,6 +202,8 @@ public final class WatchLoop {
                         for index in targets.indices { schedules[index].requestRefresh() }
                         if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
                     }
+                case .servicesChanged:
+                    if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
                 case .resolved(let answer, let name):
                     now = events.now().monotonic
                     for index in targets.indices {

@@ -4,6 +4,8 @@ import ReachSystem
 /// reachable, the outgoing link's name and kind, and the gateway; for a host, the set
 /// of its addresses' paths (order ignored) and whether the name resolved at all; with
 /// `--probe`, the connectivity state (none, limited, portal, full).
+/// For a cellular link, the generation, roaming, operator and modem state count too, and
+/// for every path whether it is expensive; the signal strength does not.
 /// Reason, flags, source address and ifindex are shown, but a change in them alone
 /// is no transition: one `ip link set dev X down` must print exactly one line.
 public struct WatchedState: Hashable, Sendable {
@@ -13,6 +15,11 @@ public struct WatchedState: Hashable, Sendable {
         public var linkName: String?
         public var linkKind: LinkKind?
         public var gateway: IPAddress?
+        var expensive: Bool
+        var generation: CellularGeneration?
+        var roaming: Bool?
+        var operatorName: String?
+        var modemState: ModemState?
 
         public init(_ report: PathReport) {
             destination = report.destination
@@ -20,6 +27,12 @@ public struct WatchedState: Hashable, Sendable {
             linkName = report.link?.name
             linkKind = report.link?.kind
             gateway = report.gateway
+            expensive = report.expensive
+            let cellular = report.link?.cellular ?? report.underlyingLink?.cellular
+            generation = cellular?.generation
+            roaming = cellular?.roaming
+            operatorName = cellular?.operatorName
+            modemState = cellular?.modemState
         }
     }
 

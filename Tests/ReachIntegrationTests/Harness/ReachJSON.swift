@@ -7,10 +7,11 @@ struct ReachJSON: Decodable, Equatable {
     static let keys: Set<String> = [
         "schema", "command", "target", "reachable", "reason", "resolver_error", "paths", "connectivity", "probes",
     ]
+    static let refusals: Set<String> = ["cellular_refused", "expensive_refused"]
     static let connectivityStates: Set<String> = ["none", "limited", "portal", "full"]
     static let reasons: Set<String> = [
         "no_route", "unreachable_route", "blackhole_route", "prohibited_route", "link_down",
-        "no_carrier", "link_dormant", "cellular_refused", "name_not_resolved",
+        "no_carrier", "link_dormant", "cellular_refused", "expensive_refused", "name_not_resolved",
     ]
 
     var schema: Int
@@ -43,6 +44,7 @@ struct ReachJSON: Decodable, Equatable {
     struct Path: Decodable, Equatable {
         static let keys: Set<String> = [
             "address", "family", "reachable", "flags", "flag_string", "reason", "link", "underlying_link", "gateway", "source",
+            "expensive",
         ]
         /// Apple's names in bit order (SCNetworkReachabilityFlags 1<<0 ... 1<<18): the JSON's order.
         static let bitOrder = [
@@ -66,24 +68,49 @@ struct ReachJSON: Decodable, Equatable {
         var underlyingLink: Link?
         var gateway: String?
         var source: String?
+        var expensive: Bool
 
         enum CodingKeys: String, CodingKey {
             case address, family, reachable, flags
             case flagString = "flag_string"
             case reason, link
             case underlyingLink = "underlying_link"
-            case gateway, source
+            case gateway, source, expensive
         }
     }
 
     struct Link: Decodable, Equatable {
-        static let keys: Set<String> = ["name", "index", "kind", "operstate"]
+        static let keys: Set<String> = ["name", "index", "kind", "operstate", "cellular"]
         static let kinds: Set<String> = ["loopback", "ethernet", "wifi", "cellular", "vpn", "bridge", "virtual", "other"]
         static let operstates: Set<String> = ["unknown", "notpresent", "down", "lowerlayerdown", "testing", "dormant", "up"]
         var name: String
         var index: Int
         var kind: String
         var operstate: String
+        /// null unless the link is cellular.
+        var cellular: Cellular?
+    }
+
+    /// ModemManager's facts about the modem that claims a cellular link, each null when unknown.
+    struct Cellular: Decodable, Equatable {
+        static let keys: Set<String> = [
+            "generation", "technologies", "operator", "operator_code", "roaming", "signal_percent", "modem_state",
+        ]
+        var generation: String?
+        var technologies: [String]?
+        var `operator`: String?
+        var operatorCode: String?
+        var roaming: Bool?
+        var signalPercent: Int?
+        var modemState: String?
+
+        enum CodingKeys: String, CodingKey {
+            case generation, technologies, `operator`
+            case operatorCode = "operator_code"
+            case roaming
+            case signalPercent = "signal_percent"
+            case modemState = "modem_state"
+        }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -114,6 +141,9 @@ struct ReachJSON: Decodable, Equatable {
             for key in ["link", "underlying_link"] {
                 if let link = path[key] as? [String: Any] {
                     XCTAssertEqual(Set(link.keys), Link.keys, "\(key) keys in \(link)", file: file, line: line)
+                    if let cellular = link["cellular"] as? [String: Any] {
+                        XCTAssertEqual(Set(cellular.keys), Cellular.keys, "cellular keys in \(link)", file: file, line: line)
+                    }
                 } else {
                     XCTAssertTrue(path[key] is NSNull, "\(key) is an object or null: \(path)", file: file, line: line)
                 }
@@ -145,8 +175,11 @@ struct ReachJSON: Decodable, Equatable {
             XCTAssertTrue(["ipv4", "ipv6"].contains(path.family), "family \(path.family)", file: file, line: line)
             XCTAssertEqual(path.family == "ipv6", path.address.contains(":"), "family of \(path.address)", file: file, line: line)
             XCTAssertEqual(path.reason == nil, path.reachable, "path reason null exactly when reachable", file: file, line: line)
-            XCTAssertEqual(path.reachable, path.flags.contains("Reachable") && !path.flags.contains("ConnectionRequired"),
-                           "reachable = Reachable and not ConnectionRequired: \(path.flags)", file: file, line: line)
+            // A refused path keeps the flags of what it is (--no-cellular, --no-expensive).
+            if !Self.refusals.contains(path.reason ?? "") {
+                XCTAssertEqual(path.reachable, path.flags.contains("Reachable") && !path.flags.contains("ConnectionRequired"),
+                               "reachable = Reachable and not ConnectionRequired: \(path.flags)", file: file, line: line)
+            }
             if let reason = path.reason { XCTAssertTrue(Self.reasons.contains(reason), "path reason \(reason)", file: file, line: line) }
             XCTAssertEqual(path.flags, Path.bitOrder.filter(path.flags.contains), "flags are known names in bit order",
                            file: file, line: line)
@@ -155,6 +188,11 @@ struct ReachJSON: Decodable, Equatable {
                 XCTAssertTrue(Link.kinds.contains(link.kind), "kind \(link.kind)", file: file, line: line)
                 XCTAssertTrue(Link.operstates.contains(link.operstate), "operstate \(link.operstate)", file: file, line: line)
                 XCTAssertGreaterThan(link.index, 0, file: file, line: line)
+                XCTAssertEqual(link.cellular != nil, link.kind == "cellular", "cellular facts exactly on a cellular link",
+                               file: file, line: line)
+            }
+            if path.link?.kind == "cellular" || path.underlyingLink?.kind == "cellular" {
+                XCTAssertTrue(path.expensive, "a cellular path is expensive", file: file, line: line)
             }
         }
     }

@@ -67,12 +67,14 @@ final class WatchProcess {
     let started: Date
     private let collector = OutputCollector()
 
-    init(in namespace: Namespace, arguments: [String]) throws {
+    /// `environment`: variables added to the test's own (DBUS_SYSTEM_BUS_ADDRESS).
+    init(in namespace: Namespace, arguments: [String], environment extra: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         // `ip netns exec` execs reach: the pid is reach's own.
         process.arguments = ["ip", "netns", "exec", namespace.name, ReachBinary.path, "watch"] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.merge(extra) { $1 }
         process.environment = environment
         let output = Pipe()
         let errors = Pipe()

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CReachShims
+
+/// A connected AF_UNIX stream socket (unix(7)), non-blocking: what a D-Bus client talks to
+/// the system bus through. Every wait is bounded by the caller's timeout.
+public final class UnixStreamSocket {
+    public let fileDescriptor: Int32
+
+    private init(fileDescriptor: Int32) {
+        self.fileDescriptor = fileDescriptor
+    }
+
+    deinit { System.close(fileDescriptor) }
+
+    /// Connects to `path` (a file name, or with `abstract` a name in the abstract namespace,
+    /// unix(7)). nil when nothing listens there: no such file (ENOENT), refused, a full
+    /// backlog (EAGAIN on a non-blocking connect) or a name too long for sun_path.
+    public static func connect(path: String, isAbstract abstract: Bool) -> UnixStreamSocket? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let name = Array(path.utf8)
+        let offset = abstract ? 1 : 0
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        // A file name needs its terminating NUL; an abstract name is counted, not terminated.
+        guard !name.isEmpty, name.count + offset < capacity || (abstract && name.count + offset == capacity) else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in name.enumerated() { raw[index + offset] = byte }
+        }
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + name.count + (abstract ? 0 : 1))
+        guard case .success(let fd) = System.openSocket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) else {
+            return nil
+        }
+        let failure = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { System.connect(fd, $0, length) }
+        }
+        guard failure == nil else {
+            System.close(fd)
+            return nil
+        }
+        return UnixStreamSocket(fileDescriptor: fd)
+    }
+
+    /// The real user ID, which SASL EXTERNAL names (the kernel vouches for it: SO_PEERCRED).
+    public static var userID: UInt32 { System.userID() }
+
+    /// Writes all of `bytes`, waiting for room at most `timeoutMilliseconds` in all; false
+    /// when the time ran out or the peer is gone.
+    public func send(_ bytes: [UInt8], timeoutMilliseconds: Int32, now: () -> Int64) -> Bool {
+        let deadline = now() + Int64(timeoutMilliseconds)
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            switch result {
+            case .success(let count): sent += count
+            case .failure(.wouldBlock):
+                let left = deadline - now()
+                guard left > 0, let events = try? Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: Int32(left)),
+                      events.contains(.writable) else { return false }
+            case .failure: return false
+            }
+        }
+        return true
+    }
+
+    /// Reads what is queued, without waiting: empty when nothing is, nil when the peer
+    /// closed the connection (or it failed).
+    public func receiveAvailable() -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        let result = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
+        switch result {
+        case .success(0): return nil
+        case .success(let count): return Array(buffer[0..<count])
+        case .failure(.wouldBlock): return []
+        case .failure: return nil
+        }
+    }
+
+    /// Waits until something can be read (or the peer hung up), at most `timeoutMilliseconds`.
+    public func waitReadable(timeoutMilliseconds: Int32) -> Bool {
+        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: max(0, timeoutMilliseconds)) else {
+            return true  // let the read report what is wrong
+        }
+        return !events.isEmpty
+    }
+}
+
+extension CurrentProcess {
+    /// An environment variable's value (getenv(3)), nil when unset.
+    public static func environment(_ name: String) -> String? {
+        System.environmentValue(name)
+    }
+}
