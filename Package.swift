@@ -69,7 +69,10 @@ let package = Package(
                 "ReachSystem",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // Yams imports Foundation; without this its String methods would be usable here
+            // unimported, and the exporter's decisions would lean on Foundation unseen.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The exporter's HTTP server (SwiftNIO) and entry point.
         .executableTarget(
