@@ -27,14 +27,27 @@ RELEASE_FLAGS += --experimental-lto-mode=full
 RELEASE_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
 STRIP ?= strip
+# reach-exporter: a release build with the standard library (and libstdc++, libgcc) linked
+# statically, in a scratch path of its own, so the two builds' different flags do not
+# rebuild each other's modules. No whole-program LTO and no link order: its start-up is not
+# what is measured, and LTO over SwiftNIO would lengthen CI's build.
+EXPORTER_BIN = .build-exporter/release/reach-exporter
+EXPORTER_FLAGS = -c release --static-swift-stdlib --scratch-path .build-exporter
+EXPORTER_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
+EXPORTER_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
+# lld with RELR, as for reach: fewer relocated pages of data written at start, so less
+# resident memory (the binary links Foundation, through Yams).
+EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
-.PHONY: help deps build run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
+.PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
+	@echo "make build-exporter  release build of the Prometheus exporter: $(EXPORTER_BIN)"
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
-	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping"
+	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping;"
+	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
@@ -50,6 +63,9 @@ deps:
 build: deps $(STATIC_CXX_SCRIPT)
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach
 
+build-exporter: deps $(STATIC_CXX_SCRIPT)
+	$(SWIFT) build $(EXPORTER_FLAGS) --product reach-exporter
+
 .build/static-libstdc++/libstdc++.so:
 	mkdir -p $(@D)
 	echo "INPUT($(STATIC_CXX))" > $@
@@ -64,12 +80,13 @@ test:
 	$(SWIFT) build --build-tests
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
 
-bench: build
+bench: build build-exporter
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
 	scripts/bench.sh
 	scripts/bench-watch.sh
 	scripts/bench-ping.sh
 	scripts/bench-many.sh
+	EXPORTER=$(EXPORTER_BIN) scripts/bench-exporter.sh
 
 # The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in
 # its own scratch path; suppressions with their reasons in scripts/sanitizers/.
@@ -98,7 +115,7 @@ SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -p
 # only what the repository holds. The checkers come with `scripts/install-deps.sh test`.
 lint:
 	@scripts/install-deps.sh test
-	mandoc -Tlint -Wwarning man/reach.1
+	mandoc -Tlint -Wwarning man/reach.1 man/reach-exporter.1
 	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Fuzz Package.swift
 	@awk '/\t/ { print FILENAME ":" FNR ": tab"; bad = 1 } \
 	      / +$$/ { print FILENAME ":" FNR ": trailing blanks"; bad = 1 } \
@@ -111,11 +128,14 @@ lint:
 # The binary is installed stripped (debug information and the static symbol table: 28 MB
 # to 16 MB); its dynamic symbols stay, so a crash's backtrace still names functions.
 # install-caps comes after: strip rewrites the file, which would drop the capability.
-install: build
+install: build build-exporter
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/reach
 	$(STRIP) $(DESTDIR)$(PREFIX)/bin/reach
+	install -m 0755 $(EXPORTER_BIN) $(DESTDIR)$(PREFIX)/bin/reach-exporter
+	$(STRIP) $(DESTDIR)$(PREFIX)/bin/reach-exporter
 	install -m 0644 man/reach.1 $(DESTDIR)$(PREFIX)/share/man/man1/reach.1
+	install -m 0644 man/reach-exporter.1 $(DESTDIR)$(PREFIX)/share/man/man1/reach-exporter.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	           $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	           $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
@@ -142,9 +162,10 @@ install-caps:
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \
+	      $(DESTDIR)$(PREFIX)/bin/reach-exporter $(DESTDIR)$(PREFIX)/share/man/man1/reach-exporter.1 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach \
 	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach \
 	      $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-exporter

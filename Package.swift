@@ -5,6 +5,9 @@ import PackageDescription
 // `make lint` holds the rule for Glibc, which no manifest can forbid):
 //
 //   reach            entry point
+//   reach-exporter   the Prometheus exporter's entry point and HTTP server (SwiftNIO)
+//   ReachExporter    the exporter's decisions: modules, config (Yams), allow list, metrics
+//                    (swift-prometheus); none of it linked into `reach`
 //   ReachCLI         commands, rendering, the one exit-status mapping (ArgumentParser)
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
 //   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
@@ -14,11 +17,17 @@ let package = Package(
     name: "reach",
     products: [
         .executable(name: "reach", targets: ["reach"]),
+        .executable(name: "reach-exporter", targets: ["reach-exporter"]),
         // The library, with the system layer its public types (IPAddress, Errno...) come from.
         .library(name: "ReachCore", targets: ["ReachCore", "ReachSystem"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits),
+        // the exposition format, and blackbox.yml.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     ],
     targets: [
         // libcap, found through pkg-config; `apt-get install libcap-dev` provides it.
@@ -51,11 +60,42 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "reach", dependencies: ["ReachCLI"]),
+        // The exporter's decisions, testable without sockets: options, modules and their
+        // blackbox.yml form, the allow list, what each probe measures, the metrics.
+        .target(
+            name: "ReachExporter",
+            dependencies: [
+                "ReachCore",
+                "ReachSystem",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            // Yams imports Foundation; without this its String methods would be usable here
+            // unimported, and the exporter's decisions would lean on Foundation unseen.
+            swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
+        ),
+        // The exporter's HTTP server (SwiftNIO) and entry point.
+        .executableTarget(
+            name: "reach-exporter",
+            dependencies: [
+                "ReachExporter",
+                "ReachCore",
+                "ReachSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem"]),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
+        .testTarget(
+            name: "ReachExporterTests",
+            dependencies: ["ReachExporter", "ReachCore", "ReachSystem", .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
         .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"]),
     ],

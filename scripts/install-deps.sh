@@ -7,15 +7,20 @@
 #                                   python3-dbus and python3-pip, with python-dbusmock 0.38.1
 #                                   downloaded from the Python package index into
 #                                   .build/dbusmock (Debian 12's python3-dbusmock 0.28 has no
-#                                   modemmanager template); and the checkers of make lint
-#                                   besides swift format (mandoc, python3 and shellcheck); and
-#                                   time, for make bench's peak memory
+#                                   modemmanager template); prometheus,
+#                                   prometheus-blackbox-exporter and prometheus-node-exporter
+#                                   (the exporter's and --textfile's tests and make bench run
+#                                   them as plain processes) and wrk (make bench's load); and
+#                                   the checkers of make lint besides swift format (mandoc,
+#                                   python3 and shellcheck); and time, for make bench's peak
+#                                   memory
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcap-dev pkg-config)
 if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)
+  packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -30,7 +35,13 @@ if [ ${#missing[@]} -ne 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   # dnsmasq's package starts a system-wide service; the tests start their own per namespace.
-  if command -v systemctl >/dev/null 2>&1; then systemctl disable --now dnsmasq >/dev/null 2>&1 || true; fi
+  # So do prometheus's, prometheus-blackbox-exporter's and prometheus-node-exporter's: the
+  # tests start their own. Without systemd as init (a container), the packages' init
+  # scripts may have started them.
+  for service in dnsmasq prometheus prometheus-blackbox-exporter prometheus-node-exporter; do
+    if command -v systemctl >/dev/null 2>&1; then systemctl disable --now "$service" >/dev/null 2>&1 || true; fi
+    if [ -x "/etc/init.d/$service" ]; then "/etc/init.d/$service" stop >/dev/null 2>&1 || true; fi
+  done
 fi
 # The ModemManager and NetworkManager the cellular tests run against (python-dbusmock's
 # templates, pure Python, run by Debian's /usr/bin/python3 with python3-dbus).

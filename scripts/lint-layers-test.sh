@@ -6,7 +6,7 @@ set -euo pipefail
 lint="$(cd "$(dirname "$0")" && pwd)/lint-layers.sh"
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
+mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Sources/ReachExporter,Sources/reach-exporter,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
 
 # Rule 1: the C library and the C modules, in every import form, outside ReachSystem.
 cat >"$tree/Sources/ReachCore/Imports.swift" <<'EOF'
@@ -47,6 +47,13 @@ import ReachSystem
 import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
+# Rule 3: the exporter's libraries stay in the exporter.
+printf 'import NIOCore\nimport Prometheus\nimport Yams\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
+printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ArgumentParser\n' \
+    >"$tree/Sources/ReachExporter/Decisions.swift"
+printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
+    >"$tree/Sources/reach-exporter/main.swift"
+printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
 printf 'import Glibc\n' >"$tree/Fuzz/Targets/F.swift"
 # Rule 3: citations, in any text file. The outside document's name is put together here, so
 # that this script itself does not read as citing it.
@@ -98,6 +105,10 @@ README.md:2: links to ../outside.md, which is not in the repository
 README.md:3: names docs/GONE.md, which is not in the repository
 README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter (the HTTP server lives only there)
+Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
+Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCore/Cite.swift:1: cites REFERENCE, a document outside the repository
 Sources/ReachCore/Cite.swift:2: cites REFERENCE, a document outside the repository
 Sources/ReachCore/Cite.swift:3: names a path into shared/, outside the repository
@@ -119,6 +130,9 @@ Sources/ReachCore/Imports.swift:9: imports Foundation in Sources (start-up cost;
 Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Layers.swift:1: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
+Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter (the HTTP server lives only there)
+Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
+Sources/ReachExporter/Decisions.swift:7: imports ArgumentParser from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:6: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
@@ -137,7 +151,7 @@ if [ "$status" -ne 1 ] || [ "$actual" != "$expected" ]; then
     exit 1
 fi
 # A tree that breaks no rule passes, silently.
-rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
+rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
 sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ArgumentParser$/d' "$tree/Sources/ReachSystem/System.swift"
 if ! actual=$("$lint" "$tree" 2>&1) || [ -n "$actual" ]; then
     echo "lint-layers-test: a clean tree failed: $actual" >&2

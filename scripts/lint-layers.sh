@@ -11,10 +11,17 @@
 # 2. Layers point down: nothing under Sources/ReachCore or Sources/ReachSystem imports
 #    ArgumentParser, Sources/ReachSystem imports neither ReachCore nor ReachCLI, and
 #    Sources/ReachCore does not import ReachCLI.
-# 3. Comments and docs cite only what a clone holds: no reference document kept outside
+# 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
+#    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point);
+#    Prometheus and Yams only there and in Sources/ReachExporter (the exporter's decisions,
+#    which hold no sockets: no NIO there either); ReachExporter imported only by
+#    Sources/reach-exporter, and itself importing neither ReachCLI nor ArgumentParser.
+#    (Yams imports Foundation inside itself: that links Foundation into reach-exporter, not
+#    into reach. The exporter's own files import no Foundation, as everywhere in Sources.)
+# 4. Comments and docs cite only what a clone holds: no reference document kept outside
 #    the repository (its name or its section signs), no path into a shared directory, no
 #    issue numbers. Checked in every text file, string literals too (help texts are docs).
-# 4. Every relative Markdown link (in Markdown files and in comments) and every *.md path
+# 5. Every relative Markdown link (in Markdown files and in comments) and every *.md path
 #    a comment or doc names exists: relative to the file's directory or to ROOT.
 #
 # Not looked at: .git, .build* (build products), Fuzz/corpus (fuzzer inputs, not text
@@ -30,7 +37,7 @@ text_files() {
         tr '\0' '\n' | sed 's|^\./||' | LC_ALL=C sort
 }
 
-# Rules 1 to 3, and the candidates for rule 4 as "MD<TAB>file<TAB>line<TAB>path<TAB>link":
+# Rules 1 to 4, and the candidates for rule 5 as "MD<TAB>file<TAB>line<TAB>path<TAB>link":
 # link is 1 for a Markdown link (resolved from the file's directory only).
 scan() {
     LC_ALL=C awk '
@@ -80,7 +87,7 @@ scan() {
         return ""
     }
 
-    # Rule 4 candidates in a piece of comment text: Markdown links first (taken out of the
+    # Rule 5 candidates in a piece of comment text: Markdown links first (taken out of the
     # text), then *.md paths that are no part of a URL.
     function candidates(text,    target, rest, before, path, linked) {
         while (match(text, /\]\([^)]*\)/)) {
@@ -127,6 +134,14 @@ scan() {
             violation("imports ReachCLI from ReachCore (layers point down)")
         if (module ~ /^(Foundation|FoundationEssentials)$/ && FILENAME ~ /^Sources\//)
             violation("imports " module " in Sources (start-up cost; it also re-exports Glibc)")
+        if (module ~ /^(NIO|_NIO)/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
+            violation("imports " module " outside Sources/reach-exporter (the HTTP server lives only there)")
+        if (module ~ /^(Prometheus|Yams)$/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+            violation("imports " module " outside the exporter (kept out of the reach binary)")
+        if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
+            violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
+        if (module ~ /^(ReachCLI|ArgumentParser)$/ && FILENAME ~ /^Sources\/(ReachExporter|reach-exporter)\//)
+            violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
     }
 
     !exempt {

@@ -59,6 +59,13 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         help: ArgumentHelp("With --probe: check again this often (up to 4 times as long while failing).", valueName: "duration"))
     var probeInterval: String = WatchOptions.defaultInterval
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also write the internet's state as Prometheus metrics to this file, replaced at start and on each change.",
+            valueName: "path"))
+    var textfile: String?
+
     @Flag(name: .long, help: .hidden)
     var debugStats = false
 
@@ -75,7 +82,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         WatchOptions(
             targets: targets, targetList: targetList.options, until: until, timeout: timeout, settle: settle, count: count,
             interface: interface,
-            resolveInterval: resolveInterval, probeInterval: probeInterval, debugStats: debugStats,
+            resolveInterval: resolveInterval, probeInterval: probeInterval, textfile: textfile, debugStats: debugStats,
             debugReceiveBuffer: debugReceiveBuffer, path: path.options, probes: probes.options, output: output.options)
     }
 
@@ -98,6 +105,8 @@ struct WatchOptions: Equatable {
     var interface: String?
     var resolveInterval = defaultInterval
     var probeInterval = defaultInterval
+    /// `--textfile`: node_exporter's textfile collector reads this file.
+    var textfile: String?
     var debugStats = false
     var debugReceiveBuffer: Int32?
     var path = PathOptions()
@@ -115,6 +124,7 @@ struct WatchOptions: Equatable {
             .value(long: "interface", .next) { $0.interface = $1 },
             .value(long: "resolve-interval", .unconditional) { $0.resolveInterval = $1 },
             .value(long: "probe-interval", .unconditional) { $0.probeInterval = $1 },
+            .value(long: "textfile", .next) { $0.textfile = $1 },
             .flag(long: "debug-stats") { $0.debugStats = true },
             .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
         ]
@@ -139,6 +149,12 @@ struct WatchOptions: Equatable {
             timeout: try timeout.map { try DurationArgument.positive($0, option: "--timeout") },
             count: count)
         let interval = try DurationArgument.positive(resolveInterval, option: "--resolve-interval")
+        if let textfile {
+            if !texts.isEmpty { throw UsageError("--textfile writes the internet's state: give no target") }
+            if textfile.isEmpty || textfile.hasSuffix("/") {
+                throw UsageError("--textfile: '\(PrintableText.escaped(textfile))' is not a file path")
+            }
+        }
 
         // Standard output's reader going away (`reach watch | head -1`) ends the watch.
         // ModemManager's and NetworkManager's changes come as signals on the system bus.
@@ -155,12 +171,26 @@ struct WatchOptions: Equatable {
         // effective but around socket()) for as long as the watch runs; the rest goes now.
         if checker?.usesICMP == true { Capabilities.limitToNetRaw() }
         let renderer = WatchRenderer(report: output.renderer)
+        // --textfile: the file is replaced whole (written beside it, fsync'd, renamed over it)
+        // with each event the watch reports, and at no other time.
+        var metrics = InternetMetrics(probing: checker != nil)
+        var textfileFailure: Error?
         let end = try loop.run { event in
+            if let textfile {
+                metrics.observe(event.current, wallMilliseconds: event.time)
+                do {
+                    try TextFile.replace(textfile, with: Array(ExpositionText.render(metrics.samples).utf8))
+                } catch {
+                    textfileFailure = error
+                    return false
+                }
+            }
             if !output.quiet {
                 OutputChannel.standard.write(output.json ? renderer.json(event).serialized() + "\n" : renderer.text(event))
             }
             return !OutputChannel.standard.readerGone
         }
+        if let textfileFailure { throw textfileFailure }
         if debugStats {
             let stats = loop.statistics
             OutputChannel.standardError.write("""

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CReachShims
 
 /// What the command line does to its own process at start and at the end.
 public enum CurrentProcess {
@@ -14,6 +15,13 @@ public enum CurrentProcess {
 
     public static func ignoreBrokenPipes() {
         System.setSignalHandler(SIGPIPE, SIG_IGN)
+    }
+
+    /// At most `count` malloc arenas (mallopt(3) M_ARENA_MAX). glibc gives threads that
+    /// allocate at once arenas of their own, up to 8 per core, and each keeps what was freed
+    /// in it: a pool of probe threads would hold that much more memory for nothing.
+    public static func limitMallocArenas(_ count: Int32) {
+        _ = mallopt(M_ARENA_MAX, count)
     }
 
     /// Ends the process with `status` (exit(3): stdio flushed, atexit handlers run).

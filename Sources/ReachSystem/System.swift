@@ -128,6 +128,53 @@ enum System {
         retryingInterrupts { Glibc.open(path, flags | (closeOnExec ? O_CLOEXEC : 0)) }
     }
 
+    /// open(2) with O_CREAT's permission bits.
+    static func open(_ path: String, _ flags: Int32, mode: UInt32) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.open(path, flags | O_CLOEXEC, mode_t(mode)) }
+    }
+
+    static func fsync(_ fd: Int32) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.fsync(fd) }
+    }
+
+    static func rename(_ from: String, _ to: String) -> Result<Int32, Errno> {
+        retryingInterrupts { Glibc.rename(from, to) }
+    }
+
+    static func unlink(_ path: String) {
+        _ = retryingInterrupts { Glibc.unlink(path) }
+    }
+
+    static func processIdentifier() -> Int32 {
+        getpid()
+    }
+
+    static func resourceUsage(_ usage: inout rusage) -> Result<Int32, Errno> {
+        retryingInterrupts { getrusage(RUSAGE_SELF.rawValue, &usage) }
+    }
+
+    static func resourceLimit(_ resource: Int32, _ limit: inout rlimit) -> Result<Int32, Errno> {
+        retryingInterrupts { getrlimit(__rlimit_resource_t(UInt32(resource)), &limit) }
+    }
+
+    static func pageSize() -> Int {
+        Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+
+    /// The entries of a directory but `.` and `..` (opendir(3), readdir(3)); 0 when it cannot be read.
+    static func countDirectoryEntries(_ path: String) -> Int {
+        guard let directory = opendir(path) else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
+                name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
+            }
+            if !isDot { count += 1 }
+        }
+        return count
+    }
+
     static func duplicate(_ fd: Int32, onto target: Int32) -> Result<Int32, Errno> {
         retryingInterrupts { dup2(fd, target) }
     }

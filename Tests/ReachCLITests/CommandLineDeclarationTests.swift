@@ -47,6 +47,7 @@ final class CommandLineDeclarationTests: XCTestCase {
         try check.assertBothRead(
             ["--json", "db.internal", "-4", "::1"],
             as: WatchOptions(targets: ["db.internal", "::1"], path: PathOptions(ipv4: true), output: OutputOptions(json: true)))
+        try check.assertBothRead(["--textfile", "/tmp/reach.prom"], as: WatchOptions(textfile: "/tmp/reach.prom"))
     }
 
     /// A group's options set the group's fields in every subcommand that has the group.

@@ -18,6 +18,7 @@ final class ReachArgumentsTests: XCTestCase {
             ["host", "localhost"], ["host", "--timeout", "1.5s", "db.internal", "-4"], ["host", "--timeout=300ms", "localhost"],
             ["watch"], ["watch", "--until", "reachable", "--timeout", "30"], ["watch", "db.internal", "--json", "--count", "3"],
             ["watch", "-4", "--settle=2s", "--interface", "eth0"], ["watch", "--probe", "icmp:10.0.0.1", "--probe-interval", "10s"],
+            ["watch", "--textfile", "/var/lib/node_exporter/textfile/reach.prom", "-q"],
             ["ping", "-c", "1", "127.0.0.1"],
             ["addr", "127.0.0.1", "::1", "--any"], ["host", "a", "--json", "b", "c"], ["host", "--targets-from", "list.txt"],
         ]

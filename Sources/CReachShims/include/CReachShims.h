@@ -25,6 +25,7 @@
 #include <linux/errqueue.h>
 #include <linux/sockios.h>
 #include <sys/signalfd.h>
+#include <malloc.h>
 #include <sys/prctl.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.

@@ -1,0 +1,38 @@
+/// One sample of the Prometheus text exposition format: a metric's name, its family's help
+/// text and type, the sample's labels in order, and its value. The decisions (which metrics,
+/// which labels, which values) are made as these values, without sockets; the exporter
+/// hands them to swift-prometheus, `reach watch --textfile` to `ExpositionText`.
+public struct MetricSample: Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable {
+        case gauge
+        case counter
+    }
+
+    public var name: String
+    public var help: String
+    public var kind: Kind
+    public var labels: [Label]
+    public var value: Double
+
+    public struct Label: Hashable, Sendable {
+        public var name: String
+        public var value: String
+        public init(_ name: String, _ value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public init(_ name: String, help: String, kind: Kind = .gauge, labels: [Label] = [], value: Double) {
+        self.name = name
+        self.help = help
+        self.kind = kind
+        self.labels = labels
+        self.value = value
+    }
+
+    /// The value of the sample named `name` whose labels include `labels`; nil when none.
+    public static func value(of name: String, in samples: [MetricSample], labels: [Label] = []) -> Double? {
+        samples.first { $0.name == name && labels.allSatisfy($0.labels.contains) }?.value
+    }
+}

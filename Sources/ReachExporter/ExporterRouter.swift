@@ -1,0 +1,127 @@
+/// What to do with one HTTP request, decided from its method, request target and the
+/// scrape-timeout header alone (no sockets): blackbox_exporter's `/probe` handler
+/// (`prober/handler.go`), reach's refusals, and `/metrics`.
+public struct ExporterRouter: Sendable {
+    public var modules: [ExporterModule]
+    public var allow: AllowList
+
+    /// blackbox_exporter's `--timeout-offset` default: the probe ends this much before the
+    /// scrape would, so its answer is still read.
+    public static let timeoutOffset = 0.5
+    /// Without a timeout from the scrape: blackbox_exporter's 120 s.
+    public static let defaultScrapeTimeout = 120.0
+    /// No probe runs longer, whatever the scrape or the module asks (`timeout=1e300`).
+    public static let longestProbe = 3600.0
+
+    public init(modules: [ExporterModule], allow: AllowList) {
+        self.modules = modules
+        self.allow = allow
+    }
+
+    public struct ProbeRequest: Hashable, Sendable {
+        public var module: ExporterModule
+        public var target: ProbeTarget
+        public var timeoutSeconds: Double
+    }
+
+    public enum Route: Hashable, Sendable {
+        case metrics
+        case probe(ProbeRequest)
+        /// A one-line text answer: an index page, or why the request is refused.
+        case reply(status: Int, text: String)
+    }
+
+    public func route(method: String, uri: String, scrapeTimeout: String?) -> Route {
+        let (path, query) = Self.split(uri)
+        switch path {
+        case "/metrics", "/probe", "/":
+            guard method == "GET" || method == "HEAD" else {
+                return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")
+            }
+        default:
+            return .reply(status: 404, text: "Not found: \(Self.printable(path))")
+        }
+        if path == "/" { return .reply(status: 200, text: "reach-exporter: /probe?target=...&module=... and /metrics") }
+        if path == "/metrics" { return .metrics }
+        guard let parameters = Self.parameters(query) else { return .reply(status: 400, text: "Malformed query string") }
+        let moduleName = parameters.last { $0.0 == "module" }?.1 ?? "http_2xx"
+        guard let module = modules.first(where: { $0.name == moduleName }) else {
+            return .reply(status: 400, text: "Unknown module \"\(Self.printable(moduleName))\"")
+        }
+        let targetText = parameters.last { $0.0 == "target" }?.1 ?? ""
+        let target: ProbeTarget
+        do {
+            target = try ProbeTarget.parse(targetText, for: module.prober)
+        } catch {
+            return .reply(status: 400, text: Self.printable(error.description))
+        }
+        if let refusal = allow.refusal(of: target.host) { return .reply(status: 403, text: refusal) }
+        let requested = parameters.last { $0.0 == "timeout" }?.1 ?? scrapeTimeout
+        guard let timeout = Self.timeout(requested: requested, module: module) else {
+            return .reply(status: 400, text: "Failed to parse timeout: '\(Self.printable(requested ?? ""))'")
+        }
+        return .probe(ProbeRequest(module: module, target: target, timeoutSeconds: timeout))
+    }
+
+    /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the
+    /// offset, or the module's own when that is shorter (or when the offset leaves nothing).
+    static func timeout(requested: String?, module: ExporterModule) -> Double? {
+        var scrape = defaultScrapeTimeout
+        if let requested {
+            guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {
+                return nil
+            }
+            if seconds > 0 { scrape = seconds }
+        }
+        let most = scrape - timeoutOffset
+        if let own = module.timeout, own > 0, own < most || most < 0 { return min(own, longestProbe) }
+        return min(max(most, 0.001), longestProbe)
+    }
+
+    static func split(_ uri: String) -> (path: String, query: String) {
+        guard let mark = uri.firstIndex(of: "?") else { return (uri, "") }
+        return (String(uri[..<mark]), String(uri[uri.index(after: mark)...]))
+    }
+
+    /// `application/x-www-form-urlencoded` pairs; nil when a %-escape is malformed or the
+    /// bytes are not UTF-8.
+    static func parameters(_ query: String) -> [(String, String)]? {
+        var pairs: [(String, String)] = []
+        for part in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = decoded(pieces[0]), let value = decoded(pieces.count > 1 ? pieces[1] : "") else { return nil }
+            pairs.append((name, value))
+        }
+        return pairs
+    }
+
+    static func decoded(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(text.utf8).makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+                bytes.append(high << 4 | low)
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+
+    /// At most 200 printable ASCII characters of a caller's text, for a one-line reason.
+    public static func printable(_ text: String) -> String {
+        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { ($0.value >= 0x20 && $0.value < 0x7F) ? $0 : "?" }))
+        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "..." : cleaned
+    }
+}

@@ -1,0 +1,134 @@
+import ReachCore
+import ReachSystem
+
+/// What one probe measured, as values; `samples` turns it into blackbox_exporter's metrics
+/// (names, help texts and types of `prober/handler.go`, `utils.go`, `icmp.go`, `tcp.go`,
+/// `http.go` in blackbox_exporter 0.23) or reach's own for the route module.
+public struct ProbeMeasurement: Sendable, Equatable {
+    public var success = false
+    public var durationSeconds = 0.0
+    /// probe_dns_lookup_time_seconds: the resolution's time, also when it failed.
+    public var lookupSeconds = 0.0
+    /// The address probed, once resolved (probe_ip_protocol, probe_ip_addr_hash).
+    public var address: IPAddress?
+    public var detail: Detail
+
+    public enum Detail: Sendable, Equatable {
+        case icmp(ICMP)
+        case tcp
+        case http(HTTP)
+        case route(PathReport?)
+    }
+
+    public struct ICMP: Sendable, Equatable {
+        public var setupSeconds = 0.0
+        public var rttSeconds = 0.0
+        /// The reply's TTL or hop limit, when the socket reported it.
+        public var replyHopLimit: Int?
+        public init() {}
+    }
+
+    public struct HTTP: Sendable, Equatable {
+        public var connectSeconds = 0.0
+        public var processingSeconds = 0.0
+        public var transferSeconds = 0.0
+        /// 0 when no response came (as blackbox_exporter leaves it).
+        public var statusCode = 0
+        /// Content-Length, -1 when the response has none (Go's http.Response.ContentLength).
+        public var contentLength = 0
+        public var bodyLength = 0
+        /// 1.0 or 1.1 from the status line; 0 without a response.
+        public var version = 0.0
+        /// Redirect answers seen, followed or not (blackbox_exporter counts the one it declines).
+        public var redirects = 0
+        public init() {}
+    }
+
+    public init(detail: Detail) {
+        self.detail = detail
+    }
+
+    /// blackbox_exporter's probe_ip_addr_hash: FNV-1a (32 bits) of the address's bytes.
+    public static func addressHash(_ address: IPAddress) -> Double {
+        var hash: UInt32 = 2_166_136_261
+        for byte in address.bytes {
+            hash ^= UInt32(byte)
+            hash = hash &* 16_777_619
+        }
+        return Double(hash)
+    }
+
+    public var samples: [MetricSample] {
+        var samples: [MetricSample] = []
+        switch detail {
+        case .icmp(let icmp):
+            for (phase, seconds) in [("resolve", lookupSeconds), ("setup", icmp.setupSeconds), ("rtt", icmp.rttSeconds)] {
+                samples.append(MetricSample(
+                    "probe_icmp_duration_seconds", help: "Duration of icmp request by phase", labels: [.init("phase", phase)],
+                    value: seconds))
+            }
+            samples += addressSamples
+            if let hopLimit = icmp.replyHopLimit {
+                samples.append(MetricSample(
+                    "probe_icmp_reply_hop_limit", help: "Replied packet hop limit (TTL for ipv4)", value: Double(hopLimit)))
+            }
+        case .tcp:
+            samples += addressSamples
+            samples.append(MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0))
+        case .http(let http):
+            let phases = [
+                ("resolve", lookupSeconds), ("connect", http.connectSeconds), ("tls", 0), ("processing", http.processingSeconds),
+                ("transfer", http.transferSeconds),
+            ]
+            for (phase, seconds) in phases {
+                samples.append(MetricSample(
+                    "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
+                    labels: [.init("phase", phase)], value: seconds))
+            }
+            samples += [
+                MetricSample("probe_http_content_length", help: "Length of http content response", value: Double(http.contentLength)),
+                MetricSample(
+                    "probe_http_uncompressed_body_length", help: "Length of uncompressed response body", value: Double(http.bodyLength)),
+                MetricSample("probe_http_redirects", help: "The number of redirects", value: Double(http.redirects)),
+                MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: 0),
+                MetricSample("probe_http_status_code", help: "Response HTTP status code", value: Double(http.statusCode)),
+                MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),
+                MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0),
+            ]
+            samples += addressSamples
+        case .route(let path):
+            samples += addressSamples
+            samples.append(MetricSample(
+                "reach_route_reachable", help: "Whether the kernel has a usable route to the target (1) or not (0); no packet sent",
+                value: path?.isReachable == true ? 1 : 0))
+            let family = path.map { $0.family == .ipv4 ? "ipv4" : "ipv6" } ?? ""
+            let reason = path?.reason?.rawValue ?? (path == nil ? UnreachableReason.nameNotResolved.rawValue : "")
+            samples.append(MetricSample(
+                "reach_route_info",
+                help: "The kernel's path to the target: unreachable reason, outgoing link, its kind, gateway, family, cellular generation",
+                labels: [
+                    .init("reason", reason), .init("link", path?.link?.name ?? ""), .init("kind", path?.link?.kind.rawValue ?? ""),
+                    .init("gateway", path?.gateway?.description ?? ""), .init("family", family),
+                    // For a cellular link, ModemManager's generation as reach names it ("4g"); else empty.
+                    .init("generation", path?.link?.cellular?.generation?.name ?? ""),
+                ],
+                value: 1))
+        }
+        samples.append(MetricSample("probe_success", help: "Displays whether or not the probe was a success", value: success ? 1 : 0))
+        samples.append(MetricSample(
+            "probe_duration_seconds", help: "Returns how long the probe took to complete in seconds", value: durationSeconds))
+        return samples
+    }
+
+    /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.
+    private var addressSamples: [MetricSample] {
+        [
+            MetricSample("probe_ip_protocol", help: "Specifies whether probe ip protocol is IP4 or IP6",
+                         value: address.map { $0.family == .ipv4 ? 4 : 6 } ?? 0),
+            MetricSample(
+                "probe_dns_lookup_time_seconds", help: "Returns the time taken for probe dns lookup in seconds", value: lookupSeconds),
+            MetricSample("probe_ip_addr_hash", help: "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
+                         value: address.map(Self.addressHash) ?? 0),
+        ]
+    }
+}

@@ -1,0 +1,91 @@
+import ReachCore
+import ReachSystem
+
+/// What a module probes, read from `target=` as blackbox_exporter reads it: a host for
+/// icmp and route, `host:port` for tcp (`[2001:db8::1]:80` for an IPv6 literal), a URL for
+/// http (`http://` is assumed when no scheme is given: `prober/http.go`).
+public struct ProbeTarget: Hashable, Sendable {
+    /// A host name or an address literal, without brackets.
+    public var host: String
+    public var port: UInt16?
+    /// For http: the request target, from the first '/' on ("/" when the URL has none).
+    public var path: String?
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public var description: String
+    }
+
+    public static func parse(_ text: String, for prober: ExporterModule.Prober) throws(ParseError) -> ProbeTarget {
+        guard !text.isEmpty else { throw ParseError(description: "Target parameter is missing") }
+        guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+            throw ParseError(description: "target has spaces, control characters or non-ASCII bytes")
+        }
+        switch prober {
+        case .icmp, .route:
+            return ProbeTarget(host: try host(unbracketed(text)))
+        case .tcp:
+            let (host, port) = try hostAndPort(text)
+            guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }
+            return ProbeTarget(host: host, port: port)
+        case .http:
+            var rest = Substring(text)
+            // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
+            if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
+               text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+            {
+                let scheme = text[..<colon].lowercased()
+                guard scheme == "http" else { throw ParseError(description: "\(scheme):// targets are not supported (http only)") }
+                rest = text[text.index(colon, offsetBy: 3)...]
+            }
+            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+            var path = String(rest[authorityEnd...])
+            if let fragment = path.firstIndex(of: "#") { path = String(path[..<fragment]) }
+            if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
+            let authority = String(rest[..<authorityEnd])
+            guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
+            let (host, port) = try hostAndPort(authority)
+            return ProbeTarget(host: host, port: port ?? 80, path: path)
+        }
+    }
+
+    private static func unbracketed(_ text: String) -> String {
+        text.hasPrefix("[") && text.hasSuffix("]") ? String(text.dropFirst().dropLast()) : text
+    }
+
+    private static func host(_ text: String) throws(ParseError) -> String {
+        if (try? IPAddress.parse(text)) != nil { return text }
+        guard (try? HostName.validate(text)) != nil else {
+            throw ParseError(description: "'\(text)' is neither a host name nor an address")
+        }
+        return text
+    }
+
+    private static func hostAndPort(_ text: String) throws(ParseError) -> (String, UInt16?) {
+        var hostText = text
+        var portText: Substring?
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]") else { throw ParseError(description: "'\(text)': no ']' after an IPv6 literal") }
+            hostText = String(text[text.index(after: text.startIndex)..<close])
+            let after = text[text.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { throw ParseError(description: "'\(text)': expected ':port' after ']'") }
+                portText = after.dropFirst()
+            }
+            guard (try? IPAddress.parse(hostText)) != nil else { throw ParseError(description: "'\(hostText)' is not an IPv6 address") }
+        } else if let colon = text.lastIndex(of: ":") {
+            guard text.firstIndex(of: ":") == colon else {
+                throw ParseError(description: "'\(text)': write an IPv6 literal in brackets, [2001:db8::1]:80")
+            }
+            hostText = String(text[..<colon])
+            portText = text[text.index(after: colon)...]
+        }
+        var port: UInt16?
+        if let portText {
+            guard let number = UInt16(portText), number > 0, portText.allSatisfy(\.isASCII) else {
+                throw ParseError(description: "'\(portText)' is not a port")
+            }
+            port = number
+        }
+        return (try host(hostText), port)
+    }
+}

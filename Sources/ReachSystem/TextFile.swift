@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file replaced so that a reader sees the old content or the new, never a part
+/// (node_exporter's textfile collector reads `*.prom` files at any moment:
+/// node_exporter `collector/textfile.go`).
+public enum TextFile {
+    /// Replaces `path` atomically: a temporary file in the same directory (rename(2) is
+    /// atomic only within one file system), written, fsync'd, renamed over `path`, then the
+    /// directory fsync'd so the rename itself survives a crash (rename(2), fsync(2)).
+    public static func replace(_ path: String, with bytes: [UInt8], mode: UInt32 = 0o644) throws(SystemCallError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        // A leading dot: the collector reads only `*.prom`, and a crash leaves no file it would read.
+        let temporary = (directory == "/" ? "/" : directory + "/") + ".\(base).\(System.processIdentifier()).tmp"
+        let fd: Int32
+        switch System.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode) {
+        case .success(let opened): fd = opened
+        case .failure(let errno): throw SystemCallError("open \(temporary)", errno)
+        }
+        var written = 0
+        while written < bytes.count {
+            let result = bytes.withUnsafeBytes { System.write(fd, UnsafeRawBufferPointer(rebasing: $0[written...])) }
+            switch result {
+            case .success(let count): written += count
+            case .failure(let errno):
+                System.close(fd)
+                System.unlink(temporary)
+                throw SystemCallError("write \(temporary)", errno)
+            }
+        }
+        if case .failure(let errno) = System.fsync(fd) {
+            System.close(fd)
+            System.unlink(temporary)
+            throw SystemCallError("fsync \(temporary)", errno)
+        }
+        System.close(fd)
+        if case .failure(let errno) = System.rename(temporary, path) {
+            System.unlink(temporary)
+            throw SystemCallError("rename \(temporary) to \(path)", errno)
+        }
+        if case .success(let directoryFD) = System.open(directory, O_RDONLY | O_DIRECTORY) {
+            _ = System.fsync(directoryFD)
+            System.close(directoryFD)
+        }
+    }
+}

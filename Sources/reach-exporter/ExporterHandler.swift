@@ -1,0 +1,138 @@
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ReachCore
+import ReachExporter
+import ReachSystem
+
+/// What every connection's handler shares: the router, the live state, the probe pool and
+/// its bound.
+final class ExporterContext: Sendable {
+    let router: ExporterRouter
+    let live: LiveInternetState
+    let pool: NIOThreadPool
+    let prober: ExporterProber
+    let startTime: Double
+    /// Probes admitted: running, or queued for a thread of the pool.
+    let probes: Admission
+
+    init(router: ExporterRouter, live: LiveInternetState, pool: NIOThreadPool, probes: Admission) {
+        self.router = router
+        self.live = live
+        self.pool = pool
+        self.probes = probes
+        prober = ExporterProber(allow: router.allow)
+        startTime = Double(SystemClock.realtimeNanoseconds()) / 1e9
+    }
+
+    var metricsSamples: [MetricSample] {
+        ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + live.samples
+    }
+}
+
+/// One connection's requests: routed by `ExporterRouter`, probes run on the pool, one
+/// answer per request in order (NIOHTTP1's pipelining handler holds the next request
+/// until the answer to this one is written).
+final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// A GET has no body; one larger than this ends the connection with 413.
+    static let maximumBodyBytes = 16 * 1024
+
+    private let shared: ExporterContext
+    private var head: HTTPRequestHead?
+    private var bodyBytes = 0
+    private var closing = false
+
+    init(shared: ExporterContext) {
+        self.shared = shared
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if closing { return }
+        switch unwrapInboundIn(data) {
+        case .head(let requestHead):
+            head = requestHead
+            bodyBytes = 0
+        case .body(let part):
+            bodyBytes += part.readableBytes
+            if bodyBytes > Self.maximumBodyBytes {
+                closing = true
+                respond(context: context, status: .payloadTooLarge, text: "request body too large", keepAlive: false)
+            }
+        case .end:
+            guard let requestHead = head else { return }
+            head = nil
+            handle(requestHead, context: context)
+        }
+    }
+
+    private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let route = shared.router.route(
+            method: request.method.rawValue, uri: request.uri,
+            scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
+        let keepAlive = request.isKeepAlive
+        let isHead = request.method == .HEAD
+        switch route {
+        case .reply(let status, let text):
+            respond(context: context, status: HTTPResponseStatus(statusCode: status), text: text, keepAlive: keepAlive, isHead: isHead)
+        case .metrics:
+            respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples), keepAlive: keepAlive, isHead: isHead)
+        case .probe(let probe):
+            guard shared.probes.admit() else {
+                respond(context: context, status: .serviceUnavailable, text: "too many probes waiting: try again later",
+                        keepAlive: keepAlive, isHead: isHead)
+                return
+            }
+            let shared = self.shared
+            let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            shared.pool.runIfActive(eventLoop: context.eventLoop) { () throws -> [UInt8] in
+                defer { shared.probes.release() }
+                return Exposition.render(try shared.prober.probe(probe).samples)
+            }.whenComplete { result in
+                let (handler, context) = bound.value
+                switch result {
+                case .success(let body):
+                    handler.respond(context: context, status: .ok, body: body, keepAlive: keepAlive, isHead: isHead)
+                case .failure(let error):
+                    handler.respond(context: context, status: .internalServerError, text: "probe could not run: \(error)",
+                                    keepAlive: keepAlive, isHead: isHead)
+                }
+            }
+        }
+    }
+
+    private func respond(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, text: String, keepAlive: Bool, isHead: Bool = false
+    ) {
+        respond(context: context, status: status, body: Array((text + "\n").utf8), contentType: "text/plain; charset=utf-8",
+                keepAlive: keepAlive, isHead: isHead)
+    }
+
+    private func respond(
+        context: ChannelHandlerContext, status: HTTPResponseStatus, body: [UInt8], contentType: String = Exposition.contentType,
+        keepAlive: Bool, isHead: Bool = false
+    ) {
+        guard context.channel.isActive else { return }
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: contentType)
+        headers.add(name: "Content-Length", value: "\(body.count)")
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))), promise: nil)
+        if !isHead {
+            var buffer = context.channel.allocator.buffer(capacity: body.count)
+            buffer.writeBytes(body)
+            context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
+        }
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            if !keepAlive { bound.value.close(promise: nil) }
+        }
+        if keepAlive { context.triggerUserOutboundEvent(HeadGuard.AnswerSent(), promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+}

@@ -1,0 +1,138 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ReachCore
+import ReachExporter
+import ReachSystem
+
+/// reach-exporter: exit 0 on SIGINT/SIGTERM, 64 for a wrong command line, 78 for a
+/// configuration file that cannot be used (sysexits.h EX_USAGE, EX_CONFIG), 1 when the
+/// server cannot start or the kernel's events stop.
+func fail(_ message: String, status: Int32) -> Never {
+    OutputChannel.standardError.write("reach-exporter: \(message)\n")
+    CurrentProcess.exit(status: status)
+}
+
+CurrentProcess.ignoreBrokenPipes()
+// Two arenas: the event loop's and one the probe threads share (they allocate little, briefly).
+CurrentProcess.limitMallocArenas(2)
+let options: ExporterOptions
+do {
+    options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fail(error.description, status: 64)
+}
+if options.help {
+    OutputChannel.standard.write(ExporterOptions.usage)
+    CurrentProcess.exit(status: 0)
+}
+
+var modules = ExporterModule.defaults
+if let path = options.configPath {
+    let shown = ExporterRouter.printable(path)
+    switch FileContents.read(path, limit: 1 << 20) {
+    case .failure(let errno):
+        fail("--config \(shown): \(errno)", status: 78)
+    case .success(let bytes):
+        do {
+            modules = try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
+        } catch {
+            fail("\(shown): \(error.message)", status: 78)
+        }
+    }
+}
+
+// ICMP probes open their sockets as `reach ping` does (iputils ping_common.c): only
+// CAP_NET_RAW kept permitted, raised around socket(). Set before any thread starts, so
+// every thread inherits it (capabilities are per thread).
+Capabilities.limitToNetRaw()
+
+let live = LiveInternetState(probing: !options.probes.isEmpty)
+let watchProbing = options.probes.isEmpty
+    ? nil
+    : WatchProbing(
+        checker: ConnectivityChecker(
+            specs: options.probes, timeoutMilliseconds: options.probeTimeout.milliseconds,
+            runner: { () -> NetworkProbeRunner in
+                var runner = NetworkProbeRunner()
+                runner.dropsCapabilities = true
+                return runner
+            }()),
+        interval: options.probeInterval)
+/// The end: the watch's thread sees SIGINT or SIGTERM (or its events fail) and closes the
+/// listening socket; the main thread, waiting on it, then shuts the loop and the pool down
+/// and exits with the status.
+final class Shutdown: Sendable {
+    private let state = NIOLockedValueBox<(status: Int32?, server: Channel?)>((nil, nil))
+
+    func begin(status: Int32) {
+        let server = state.withLockedValue { state -> Channel? in
+            state.status = state.status ?? status
+            return state.server
+        }
+        if let server { server.close(promise: nil) } else { CurrentProcess.exit(status: status) }
+    }
+
+    /// Registers the listening socket; closes it at once if the end came first.
+    func serving(_ server: Channel) {
+        let ended = state.withLockedValue { state -> Bool in
+            state.server = server
+            return state.status != nil
+        }
+        if ended { server.close(promise: nil) }
+    }
+
+    var status: Int32 { state.withLockedValue { $0.status ?? 0 } }
+}
+let shutdown = Shutdown()
+
+do {
+    // The watch's signalfd blocks SIGINT and SIGTERM in this thread first: the server's
+    // threads, started after, inherit the mask, and the watch's thread sees the signal.
+    try live.start(probing: watchProbing) { end, failure in
+        if let failure { OutputChannel.standardError.write("reach-exporter: the kernel's events stopped: \(failure)\n") }
+        shutdown.begin(status: failure == nil && end == .interrupted ? 0 : 1)
+    }
+} catch {
+    fail("cannot watch the kernel's events: \(error)", status: 1)
+}
+
+let pool = NIOThreadPool(numberOfThreads: options.concurrency)
+pool.start()
+let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+let connections = Admission(maximum: options.maximumConnections)
+let shared = ExporterContext(
+    router: ExporterRouter(modules: modules, allow: options.allow), live: live, pool: pool,
+    probes: Admission(maximum: options.concurrency + options.queueLength))
+let headBytes = options.maximumHeadBytes
+let headTimeout = TimeAmount.milliseconds(options.headerTimeout.milliseconds)
+
+let bootstrap = ServerBootstrap(group: group)
+    .serverChannelOption(.backlog, value: 1024)
+    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+    .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+    .childChannelInitializer { channel in
+        guard connections.admit() else { return channel.close() }
+        channel.closeFuture.whenComplete { _ in connections.release() }
+        return channel.eventLoop.makeCompletedFuture {
+            let operations = channel.pipeline.syncOperations
+            try operations.addHandler(HeadGuard(maximumBytes: headBytes, timeout: headTimeout))
+            try operations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
+            try operations.addHandler(ExporterHandler(shared: shared))
+        }
+    }
+
+let server: Channel
+do {
+    server = try bootstrap.bind(host: options.listenHost, port: Int(options.listenPort)).wait()
+} catch {
+    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
+}
+let bound = server.localAddress.map { "\($0.ipAddress ?? options.listenHost):\($0.port ?? Int(options.listenPort))" } ?? ""
+OutputChannel.standardError.write("reach-exporter: listening on \(bound)\n")
+shutdown.serving(server)
+try? server.closeFuture.wait()
+try? group.syncShutdownGracefully()
+try? pool.syncShutdownGracefully()
+CurrentProcess.exit(status: shutdown.status)

@@ -1,0 +1,106 @@
+import XCTest
+
+@testable import ReachExporter
+
+final class ExporterRouterTests: XCTestCase {
+    private let router = ExporterRouter(
+        modules: ExporterModule.defaults + [ExporterModule(name: "icmp_fast", prober: .icmp, timeout: 2)],
+        allow: AllowList(entries: [.network(try! .parse("198.51.100.0"), prefixLength: 24), .name("web.lab")]))
+
+    private func route(_ uri: String, method: String = "GET", header: String? = nil) -> ExporterRouter.Route {
+        router.route(method: method, uri: uri, scrapeTimeout: header)
+    }
+
+    func testProbeWithBlackboxTimeouts() {
+        guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp", header: "10") else {
+            return XCTFail("not a probe")
+        }
+        XCTAssertEqual(probe.module.name, "icmp")
+        XCTAssertEqual(probe.target, ProbeTarget(host: "198.51.100.7"))
+        XCTAssertEqual(probe.timeoutSeconds, 9.5)
+        // No header: 120 s less the offset; the module's own when shorter; &timeout= first.
+        guard case .probe(let plain) = route("/probe?target=198.51.100.7&module=icmp") else { return XCTFail() }
+        XCTAssertEqual(plain.timeoutSeconds, 119.5)
+        guard case .probe(let own) = route("/probe?target=198.51.100.7&module=icmp_fast", header: "10") else { return XCTFail() }
+        XCTAssertEqual(own.timeoutSeconds, 2)
+        guard case .probe(let asked) = route("/probe?target=198.51.100.7&module=icmp&timeout=1.5", header: "10") else { return XCTFail() }
+        XCTAssertEqual(asked.timeoutSeconds, 1.0)
+    }
+
+    func testHugeTimeoutsAreBounded() {
+        for header in ["1e300", "99999999999999999999"] {
+            guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp", header: header) else { return XCTFail(header) }
+            XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe, header)
+        }
+        XCTAssertEqual(route("/probe?target=198.51.100.7&module=icmp", header: "inf"),
+                       .reply(status: 400, text: "Failed to parse timeout: 'inf'"))
+        let slow = ExporterRouter(modules: [ExporterModule(name: "slow", prober: .tcp, timeout: 1e30)], allow: router.allow)
+        guard case .probe(let probe) = slow.route(method: "GET", uri: "/probe?module=slow&target=198.51.100.7:1", scrapeTimeout: "1e300")
+        else { return XCTFail() }
+        XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe)
+    }
+
+    func testModuleDefaultsToHTTP2xxAsBlackboxDoes() {
+        guard case .probe(let probe) = route("/probe?target=http%3A%2F%2Fweb.lab%2Fx") else { return XCTFail("not a probe") }
+        XCTAssertEqual(probe.module.name, "http_2xx")
+        XCTAssertEqual(probe.target, ProbeTarget(host: "web.lab", port: 80, path: "/x"))
+    }
+
+    func testRefusals() {
+        XCTAssertEqual(route("/probe?target=198.51.100.7&module=nope"), .reply(status: 400, text: "Unknown module \"nope\""))
+        XCTAssertEqual(route("/probe?module=icmp"), .reply(status: 400, text: "Target parameter is missing"))
+        XCTAssertEqual(route("/probe?target=203.0.113.1&module=icmp"), .reply(status: 403, text: "target 203.0.113.1 is outside --allow"))
+        XCTAssertEqual(
+            route("/probe?target=other.lab:80&module=tcp_connect"), .reply(status: 403, text: "target other.lab is outside --allow"))
+        XCTAssertEqual(route("/probe?target=198.51.100.7&module=icmp", header: "soon"),
+                       .reply(status: 400, text: "Failed to parse timeout: 'soon'"))
+        XCTAssertEqual(route("/probe?target=%ZZ"), .reply(status: 400, text: "Malformed query string"))
+        XCTAssertEqual(route("/probe?target=%FF%FE"), .reply(status: 400, text: "Malformed query string"))
+        XCTAssertEqual(route("/nothing"), .reply(status: 404, text: "Not found: /nothing"))
+        XCTAssertEqual(route("/metrics", method: "POST"), .reply(status: 405, text: "Method POST not allowed"))
+        XCTAssertEqual(route("/metrics"), .metrics)
+        XCTAssertEqual(route("/metrics?x=1"), .metrics)
+    }
+
+    /// Every request target of one to three pieces that matter (escapes, brackets, colons,
+    /// odd numbers), with a timeout header picked by its index: each gets an answer, none
+    /// traps, and a refusal is one printable line.
+    func testEveryShortRequestIsAnsweredWithoutTrapping() {
+        let pieces = ["/probe", "/metrics", "?", "&", "=", "target", "module=", "timeout=", "icmp", "tcp_connect", "http_2xx",
+                      "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
+                      "https://", "/", "65535", "0", "-1", "1e300", "nan", "+", "..", "@", "#", "\u{7F}", "é",
+                      String(repeating: "a", count: 300)]
+        var count = 0
+        var sequences: [[String]] = pieces.map { [$0] }
+        var longest = sequences
+        for _ in 2...3 {
+            longest = longest.flatMap { prefix in pieces.map { prefix + [$0] } }
+            sequences += longest
+        }
+        for words in sequences {
+            let uri = words.joined()
+            count += 1
+            let header = count % 3 == 0 ? nil : pieces[count % pieces.count]
+            switch router.route(method: "GET", uri: uri, scrapeTimeout: header) {
+            case .probe(let probe):
+                XCTAssertTrue(probe.timeoutSeconds > 0 && probe.timeoutSeconds <= ExporterRouter.longestProbe, uri)
+                XCTAssertNil(router.allow.refusal(of: probe.target.host), uri)
+            case .reply(let status, let text):
+                XCTAssertTrue([200, 400, 403, 404].contains(status), "\(status) for \(uri)")
+                XCTAssertTrue(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(uri): \(text)")
+            case .metrics:
+                break
+            }
+        }
+        XCTAssertEqual(count, pieces.count + pieces.count * pieces.count + pieces.count * pieces.count * pieces.count)
+    }
+
+    func testReasonsStayOneLine() {
+        guard case .reply(_, let text) = route("/probe?target=x&module=a%0Ab%0D" + String(repeating: "m", count: 300)) else {
+            return XCTFail()
+        }
+        XCTAssertFalse(text.contains("\n"))
+        XCTAssertLessThanOrEqual(text.count, 230)
+    }
+}
+

@@ -1,0 +1,465 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import XCTest
+
+/// reach-exporter run for real inside a namespace: scraped by Prometheus (Debian's
+/// `prometheus`, a plain process with a generated configuration), compared with Debian's
+/// blackbox_exporter on the same targets, and fed hostile clients.
+///
+/// ```
+///  client  v0 198.18.0.2/24 2001:db8::2/64 ──── f0 198.18.0.1 2001:db8::1  far
+///          default routes via far; an unreachable route 203.0.113.0/24
+///          /etc/netns/<client>/hosts: far.lab is 198.18.0.1 and 2001:db8::1
+///          far: an HTTP server on port 8080 (IPv4 and IPv6); nothing on 8081
+/// ```
+final class ExporterTests: NamespaceTestCase {
+    override class var labPrefix: String { "rch-exp-" }
+
+    static let exporterPath: String = {
+        if let override = ProcessInfo.processInfo.environment["REACH_EXPORTER_BINARY"], !override.isEmpty { return override }
+        return URL(fileURLWithPath: ReachBinary.path).deletingLastPathComponent().appendingPathComponent("reach-exporter").path
+    }()
+
+    private struct Network {
+        let client: Namespace
+        let far: Namespace
+    }
+
+    private func network() throws -> Network {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        let client = try lab.namespace("client")
+        let far = try lab.namespace("far")
+        try lab.veth("v0", in: client, peer: "f0", in: far)
+        try client.ip("addr", "add", "198.18.0.2/24", "dev", "v0")
+        try client.ip("-6", "addr", "add", "2001:db8::2/64", "dev", "v0", "nodad")
+        try far.ip("addr", "add", "198.18.0.1/24", "dev", "f0")
+        try far.ip("-6", "addr", "add", "2001:db8::1/64", "dev", "f0", "nodad")
+        try client.waitFor(link: "v0", operstate: "UP")
+        try far.waitFor(link: "f0", operstate: "UP")
+        try client.ip("route", "add", "default", "via", "198.18.0.1")
+        try client.ip("-6", "route", "add", "default", "via", "2001:db8::1")
+        try client.ip("route", "add", "unreachable", "203.0.113.0/24")
+        let etc = "/etc/netns/\(client.name)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        let hosts = "127.0.0.1 localhost\n198.18.0.1 far.lab\n2001:db8::1 far.lab\n"
+        try hosts.write(toFile: "\(etc)/hosts", atomically: true, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: etc) }
+        // A directory: http.server answers /sub with a redirect to /sub/.
+        try FileManager.default.createDirectory(atPath: "\(lab.directory)/sub", withIntermediateDirectories: true)
+        let server = try lab.launch(["python3", "-m", "http.server", "--bind", "::", "--directory", lab.directory, "8080"],
+                                    in: far, label: "http-server")
+        try waitForPort(8080, in: far, server: server)
+        try client.waitForPingReplies(from: ["198.18.0.1", "2001:db8::1"], what: "far")
+        return Network(client: client, far: far)
+    }
+
+    private func waitForPort(_ port: Int, in namespace: Namespace, server: BackgroundProcess) throws {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let listening = try namespace.exec(["ss", "-Hltn", "sport = :\(port)"])
+            if !listening.stdout.isEmpty { return }
+            if Subprocess.hasExited(server.pid) { throw HarnessError("\(server.label) exited: \(server.log)") }
+            usleep(50_000)
+        }
+        throw HarnessError("nothing listens on port \(port) in \(namespace) after 10 s")
+    }
+
+    private func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
+        guard access(Self.exporterPath, X_OK) == 0 else {
+            throw HarnessError("no reach-exporter at \(Self.exporterPath): swift build first")
+        }
+        let process = try lab.launch(
+            [Self.exporterPath, "--listen", "127.0.0.1:\(port)"] + arguments, in: namespace, label: "reach-exporter")
+        try process.waitUntilReady(marker: "listening on", timeout: 10)
+        return process
+    }
+
+    private func get(_ url: String, in namespace: Namespace, headers: [String] = []) throws -> (status: Int, body: String) {
+        let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), "get", url] + headers)
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any],
+              let status = object["status"] as? Int, let body = object["body"] as? String
+        else { throw HarnessError("exporter-client get failed: \(result)") }
+        return (status, body)
+    }
+
+    /// The samples of an exposition: "name{labels}" to value.
+    private func samples(_ text: String) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
+            values[String(line[..<space])] = value
+        }
+        return values
+    }
+
+    // MARK: Prometheus
+
+    private func prometheusQuery(_ query: String, in namespace: Namespace, port: Int) throws -> [[String: Any]] {
+        let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
+        let answer = try get("http://127.0.0.1:\(port)/api/v1/query?query=\(encoded)", in: namespace)
+        guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any],
+              let data = object["data"] as? [String: Any], let result = data["result"] as? [[String: Any]]
+        else { throw HarnessError("prometheus query \(query): \(answer)") }
+        return result
+    }
+
+    /// The instant vector's values by the label `key`.
+    private func values(_ result: [[String: Any]], by key: String) -> [String: String] {
+        var values: [String: String] = [:]
+        for series in result {
+            guard let metric = series["metric"] as? [String: String], let value = series["value"] as? [Any],
+                  value.count == 2, let text = value[1] as? String else { continue }
+            values[metric[key] ?? ""] = text
+        }
+        return values
+    }
+
+    func testPrometheusScrapesProbesAndSeesTheLinkGoDown() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus"])
+        let exporter = try startExporter(
+            ["--allow", "198.18.0.0/15", "--allow", "203.0.113.0/24", "--probe", "icmp:198.18.0.1"], in: net.client)
+        let config = """
+            global:
+              scrape_interval: 1s
+              scrape_timeout: 900ms
+            scrape_configs:
+              - job_name: reach_probe
+                metrics_path: /probe
+                params: {module: [icmp]}
+                static_configs:
+                  - targets: [198.18.0.1, 203.0.113.1]
+                relabel_configs:
+                  - source_labels: [__address__]
+                    target_label: __param_target
+                  - source_labels: [__param_target]
+                    target_label: instance
+                  - target_label: __address__
+                    replacement: 127.0.0.1:10115
+              - job_name: reach
+                static_configs:
+                  - targets: [127.0.0.1:10115]
+
+            """
+        let configPath = try lab.script("prometheus.yml", config)
+        let storage = "\(lab.directory)/tsdb"
+        let prometheus = try lab.launch(
+            ["prometheus", "--config.file=\(configPath)", "--storage.tsdb.path=\(storage)", "--web.listen-address=127.0.0.1:19090"],
+            in: net.client, label: "prometheus")
+        try prometheus.waitUntilReady(marker: "Server is ready to receive web requests", timeout: 30)
+
+        // Both probes scraped: 1 for the reachable target, 0 for the one behind an unreachable route.
+        var success: [String: String] = [:]
+        var reachable: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            success = values(try prometheusQuery("probe_success", in: net.client, port: 19090), by: "instance")
+            reachable = values(try prometheusQuery("reach_internet_reachable", in: net.client, port: 19090), by: "family")
+            if success.count == 2, reachable.count == 2 { break }
+            usleep(200_000)
+        }
+        XCTAssertEqual(success, ["198.18.0.1": "1", "203.0.113.1": "0"], "prometheus log:\n\(prometheus.log)")
+        XCTAssertEqual(reachable, ["ipv4": "1", "ipv6": "1"])
+        // --probe: the connectivity state, as `reach watch --probe` decides it.
+        let metrics = samples(try get("http://127.0.0.1:10115/metrics", in: net.client).body)
+        XCTAssertEqual(metrics["reach_connectivity_state{state=\"full\"}"], 1)
+        XCTAssertEqual(metrics["reach_connectivity_state{state=\"none\"}"], 0)
+
+        // The link goes down: the first scrape after it says 0, within two scrape intervals.
+        let down = Date().timeIntervalSince1970
+        try net.client.ip("link", "set", "v0", "down")
+        var firstZero: Double?
+        let waitUntil = Date().addingTimeInterval(10)
+        while firstZero == nil, Date() < waitUntil {
+            usleep(250_000)
+            let range = try prometheusQuery("reach_internet_reachable{family=\"ipv4\"}[15s]", in: net.client, port: 19090)
+            let points = (range.first?["values"] as? [[Any]]) ?? []
+            firstZero = points.first { ($0[0] as? Double ?? 0) >= down - 0.001 && ($0[1] as? String) == "0" }?[0] as? Double
+        }
+        let seen = try XCTUnwrap(firstZero, "reach_internet_reachable never 0 after the link went down")
+        XCTAssertLessThanOrEqual(seen - down, 2.0, "seen \(seen - down) s after the link went down")
+        let reason = values(try prometheusQuery("reach_internet_info{family=\"ipv4\"}", in: net.client, port: 19090), by: "reason")
+        // Set down by hand, the link loses its routes: the default route is gone.
+        XCTAssertEqual(Array(reason.keys), ["no_route"])
+        let transitions = values(try prometheusQuery("reach_transitions_total", in: net.client, port: 19090), by: "family")
+        XCTAssertEqual(transitions["ipv4"], "1")
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid))
+    }
+
+    // MARK: blackbox_exporter, side by side
+
+    func testSameVerdictsAsBlackboxExporter() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
+        let modules = """
+            modules:
+              icmp:
+                prober: icmp
+              tcp_connect:
+                prober: tcp
+              http_2xx:
+                prober: http
+              http_no_redirect:
+                prober: http
+                http:
+                  follow_redirects: false
+
+            """
+        let configPath = try lab.script("blackbox.yml", modules)
+        let blackbox = try lab.launch(
+            ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"],
+            in: net.client, label: "blackbox")
+        try waitForPort(19115, in: net.client, server: blackbox)
+        _ = try startExporter(
+            ["--config", configPath, "--allow", "198.18.0.0/15", "--allow", "2001:db8::/32", "--allow", "203.0.113.0/24",
+             "--allow", "far.lab"],
+            in: net.client)
+
+        let cases: [(module: String, target: String, success: Double, protocol: Double)] = [
+            ("icmp", "198.18.0.1", 1, 4), ("icmp", "2001:db8::1", 1, 6), ("icmp", "far.lab", 1, 6),
+            ("icmp", "203.0.113.1", 0, 4), ("icmp", "198.18.0.99", 0, 4),
+            ("tcp_connect", "198.18.0.1:8080", 1, 4), ("tcp_connect", "[2001:db8::1]:8080", 1, 6),
+            ("tcp_connect", "198.18.0.1:8081", 0, 4), ("tcp_connect", "far.lab:8080", 1, 6),
+            ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
+            ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
+            ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
+            ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
+        ]
+        for (module, target, success, ipProtocol) in cases {
+            let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+            let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
+            let theirs = try get("http://127.0.0.1:19115\(query)", in: net.client, headers: header)
+            let ours = try get("http://127.0.0.1:10115\(query)", in: net.client, headers: header)
+            XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
+            XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
+            let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
+            for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
+                XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
+            }
+            XCTAssertEqual(mine["probe_success"], success, "\(module) \(target)")
+            XCTAssertEqual(mine["probe_ip_protocol"], ipProtocol, "\(module) \(target)")
+            // Every metric blackbox_exporter answered that reach also measures has the same name and labels.
+            let shared = Set(blackboxSamples.keys).filter { !$0.hasPrefix("probe_ssl") && !$0.hasPrefix("probe_tls") }
+            XCTAssertEqual(shared.subtracting(mine.keys), [], "\(module) \(target): metrics blackbox_exporter has and reach does not")
+        }
+    }
+
+    // MARK: reach watch --textfile, read by node_exporter
+
+    private func inode(_ path: String) -> UInt64? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.systemFileNumber] as? UInt64
+    }
+
+    private func waitForFile(_ path: String, containing text: String, timeout: Double = 5) throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        var content = ""
+        while Date() < deadline {
+            content = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            if content.contains(text) { return content }
+            usleep(20_000)
+        }
+        throw HarnessError("\(path) never held \(text); it holds:\n\(content)")
+    }
+
+    func testWatchTextfileIsReplacedOnEachChangeOnlyAndNodeExporterReadsIt() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus-node-exporter"])
+        let directory = "\(lab.directory)/textfile"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = "\(directory)/reach.prom"
+        _ = try lab.launch([ReachBinary.path, "watch", "-q", "--textfile", path], in: net.client, label: "watch-textfile")
+        let first = try waitForFile(path, containing: "reach_internet_reachable{family=\"ipv4\"} 1.0")
+        XCTAssertTrue(first.contains("reach_transitions_total{family=\"ipv4\"} 0\n"), first)
+        let info = #"reach_internet_info{family="ipv4",link="v0",kind="virtual",gateway="198.18.0.1",reason=""} 1.0"#
+        XCTAssertTrue(first.contains(info), first)
+        // Nothing changes, nothing is written.
+        let written = try XCTUnwrap(inode(path))
+        usleep(1_500_000)
+        XCTAssertEqual(inode(path), written, "the file was replaced while nothing changed")
+
+        try net.client.ip("link", "set", "v0", "down")
+        let second = try waitForFile(path, containing: "reach_internet_reachable{family=\"ipv4\"} 0.0")
+        XCTAssertTrue(second.contains("reach_transitions_total{family=\"ipv4\"} 1\n"), second)
+        XCTAssertNotEqual(inode(path), written)
+        // Written beside it and renamed: no temporary file stays.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory), ["reach.prom"])
+
+        let nodeExporter = try lab.launch(
+            ["prometheus-node-exporter", "--collector.disable-defaults", "--collector.textfile",
+             "--collector.textfile.directory=\(directory)", "--web.listen-address=127.0.0.1:19100"],
+            in: net.client, label: "node-exporter")
+        try waitForPort(19100, in: net.client, server: nodeExporter)
+        let scraped = samples(try get("http://127.0.0.1:19100/metrics", in: net.client).body)
+        XCTAssertEqual(scraped["reach_internet_reachable{family=\"ipv4\"}"], 0)
+        XCTAssertEqual(scraped["reach_transitions_total{family=\"ipv4\"}"], 1)
+        XCTAssertEqual(scraped["node_textfile_scrape_error"], 0)
+    }
+
+    // MARK: cellular, from ModemManager
+
+    func testRouteModuleAndMetricsCarryTheModemsGeneration() throws {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        try SystemBus.require()
+        let client = try lab.namespace("client")
+        let gateway = try lab.namespace("gateway")
+        try lab.veth("wwan0", in: client, peer: "g0", in: gateway)
+        try client.ip("address", "add", "198.18.0.2/24", "dev", "wwan0")
+        try gateway.ip("address", "add", "198.18.0.1/24", "dev", "g0")
+        try client.waitFor(link: "wwan0", operstate: "UP")
+        try client.ip("route", "add", "default", "via", "198.18.0.1")
+        let bus = try SystemBus(lab: lab, in: client)
+        try bus.start("modemmanager")
+        try bus.control("add-modem", "wwan0", "5")  // LTE, roaming
+        let exporter = try lab.launch(
+            ["env", "DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)", Self.exporterPath, "--listen", "127.0.0.1:10115", "--allow", "198.18.0.0/15"],
+            in: client, label: "reach-exporter")
+        try exporter.waitUntilReady(marker: "listening on", timeout: 10)
+
+        let probe = samples(try get("http://127.0.0.1:10115/probe?module=route&target=198.18.0.1", in: client).body)
+        XCTAssertEqual(
+            probe[#"reach_route_info{reason="",link="wwan0",kind="cellular",gateway="",family="ipv4",generation="4g"}"#], 1, "\(probe)")
+        XCTAssertEqual(probe["reach_route_reachable"], 1)
+        // /metrics asks ModemManager as `reach watch` does: the link is cellular.
+        let deadline = Date().addingTimeInterval(5)
+        var info: [String: Double] = [:]
+        while Date() < deadline {
+            let metrics = samples(try get("http://127.0.0.1:10115/metrics", in: client).body)
+            info = metrics.filter { $0.key.hasPrefix(#"reach_internet_info{family="ipv4""#) }
+            if !info.isEmpty { break }
+            usleep(100_000)
+        }
+        let expected = #"reach_internet_info{family="ipv4",link="wwan0",kind="cellular",gateway="198.18.0.1",reason=""}"#
+        XCTAssertEqual(Array(info.keys), [expected])
+    }
+
+    // MARK: ICMP permission, as reach ping
+
+    func testICMPFromADatagramSocketAsAnotherUserElseTheReasonWith500() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["setpriv"])
+        var template = Array("/tmp/\(Self.labPrefix)bin-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }
+        let directory = String(cString: made)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory, 0o755)
+        let copy = directory + "/reach-exporter"
+        try FileManager.default.copyItem(atPath: Self.exporterPath, toPath: copy)
+        chmod(copy, 0o755)
+        // nobody's group may open datagram ICMP sockets here (net/ipv4/ping.c checks the range).
+        try net.client.sysctl(["net.ipv4.ping_group_range=65534 65534"])
+        let exporter = try lab.launch(
+            Self.asNobody + [copy, "--listen", "127.0.0.1:10115", "--allow", "198.18.0.0/15"], in: net.client, label: "exporter-nobody")
+        try exporter.waitUntilReady(marker: "listening on", timeout: 10)
+        let answered = try get("http://127.0.0.1:10115/probe?module=icmp&target=198.18.0.1", in: net.client)
+        XCTAssertEqual(answered.status, 200, answered.body)
+        XCTAssertEqual(samples(answered.body)["probe_success"], 1, answered.body)
+        let status = try String(contentsOfFile: "/proc/\(exporter.pid)/status", encoding: .utf8)
+        XCTAssertTrue(status.contains("CapPrm:\t0000000000000000"), status)
+
+        // No datagram socket allowed and no CAP_NET_RAW: no verdict about the network, but why.
+        try net.client.sysctl(["net.ipv4.ping_group_range=1 0"])
+        let refused = try get("http://127.0.0.1:10115/probe?module=icmp&target=198.18.0.1", in: net.client)
+        XCTAssertEqual(refused.status, 500, refused.body)
+        XCTAssertTrue(refused.body.hasPrefix("probe could not run: "), refused.body)
+        XCTAssertEqual(refused.body.split(separator: "\n").count, 1, refused.body)
+    }
+
+    // MARK: hostile clients
+
+    func testHostileClientsGetTheirStatusAndTheExporterKeepsServing() throws {
+        let net = try network()
+        let exporter = try startExporter(
+            ["--allow", "198.18.0.0/15", "--header-timeout", "2s", "--concurrency", "2", "--queue", "2"], in: net.client)
+        let result = try net.client.exec(
+            ["python3", try HelperScript.path("exporter-client.py"), "hostile", "127.0.0.1", "10115"], timeout: 120)
+        guard result.status == 0, let outcome = try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any] else {
+            return XCTFail("exporter-client hostile: \(result)")
+        }
+        XCTAssertEqual(outcome["malformed"] as? String, "HTTP/1.1 400 Bad Request")
+        XCTAssertEqual(outcome["binary"] as? String, "HTTP/1.1 400 Bad Request")
+        XCTAssertEqual(outcome["huge_headers"] as? String, "HTTP/1.1 431 Request Header Fields Too Large")
+        XCTAssertEqual(outcome["outside_allow"] as? String, "HTTP/1.1 403 Forbidden")
+        XCTAssertEqual(outcome["unknown_module"] as? String, "HTTP/1.1 400 Bad Request")
+        XCTAssertEqual(outcome["post"] as? String, "HTTP/1.1 405 Method Not Allowed")
+        XCTAssertEqual(outcome["connections"] as? [String: Int], ["200": 1000])
+        // Two probes run, two wait; the other sixteen are refused at once.
+        XCTAssertEqual(outcome["probe_burst"] as? [String: Int], ["200": 4, "503": 16])
+        // A byte a second: cut off after the 2 s header limit, with 408; an idle connection closed silently.
+        XCTAssertEqual(outcome["line"] as? String, "HTTP/1.1 408 Request Timeout")
+        let slowSeconds = try XCTUnwrap(outcome["seconds"] as? Double)
+        XCTAssertGreaterThanOrEqual(slowSeconds, 1.9)
+        XCTAssertLessThan(slowSeconds, 4)
+        XCTAssertEqual(outcome["idle"] as? String, "")
+        XCTAssertEqual(outcome["after"] as? String, "HTTP/1.1 200 OK")
+
+        // Still serving, memory bounded, no descriptor left behind.
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
+        let status = try String(contentsOfFile: "/proc/\(exporter.pid)/status", encoding: .utf8)
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+        // Under AddressSanitizer, its quarantine holds freed memory back (256 MiB by default).
+        let bound = ProcessInfo.processInfo.environment["REACH_SANITIZER"] == "address" ? 512 : 96
+        XCTAssertLessThan(peak, bound * 1024, "peak resident memory \(peak) KiB")
+        let metrics = samples(try get("http://127.0.0.1:10115/metrics", in: net.client).body)
+        XCTAssertLessThan(try XCTUnwrap(metrics["process_open_fds"]), 40)
+        // SIGTERM: the loop and the probe threads shut down, exit 0.
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+}
+
+/// reach-exporter's refusals at start, without root: one line on stderr, the documented status.
+final class ExporterStartTests: XCTestCase {
+    private func run(_ arguments: [String]) throws -> CommandResult {
+        guard access(ExporterTests.exporterPath, X_OK) == 0 else {
+            throw HarnessError("no reach-exporter at \(ExporterTests.exporterPath): swift build first")
+        }
+        return try Subprocess.run([ExporterTests.exporterPath] + arguments, timeout: 20)
+    }
+
+    func testBadCommandLinesAreOneLineAndExit64() throws {
+        let cases: [([String], String)] = [
+            (["--listen", "localhost:80"], "reach-exporter: --listen: 'localhost:80' is not ADDRESS:PORT (127.0.0.1:10115, [::1]:10115)"),
+            (["--allow", "10.0.0.0/33"], "reach-exporter: --allow: '10.0.0.0/33' is not a CIDR (198.51.100.0/24, 2001:db8::/32)"),
+            (["--frob"], "reach-exporter: unknown option '--frob'"),
+            (["--probe", "ftp://x"],
+             "reach-exporter: --probe: probe 'ftp://x' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH"),
+            (["--concurrency"], "reach-exporter: --concurrency needs a value"),
+        ]
+        for (arguments, message) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 64, "\(arguments): \(result)")
+            XCTAssertEqual(result.stderrLines, [message], "\(arguments)")
+            XCTAssertEqual(result.stdout, "", "\(arguments)")
+        }
+    }
+
+    func testAnUnsupportedConfigurationKeyIsNamedWithItsLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reach-exporter-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("blackbox.yml").path
+        let yaml = "modules:\n  web:\n    prober: http\n    http:\n      fail_if_not_ssl: true\n"
+        try yaml.write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try run(["--config", path])
+        XCTAssertEqual(result.status, 78, "\(result)")
+        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: unsupported key 'fail_if_not_ssl'"])
+        let missing = try run(["--config", directory.appendingPathComponent("none.yml").path])
+        XCTAssertEqual(missing.status, 78, "\(missing)")
+        XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
+    }
+
+    func testATextfileThatCannotBeWrittenEndsTheWatchWith71() throws {
+        let result = try ReachBinary.run(["watch", "-q", "--textfile", "/nonexistent-\(getpid())/reach.prom"], timeout: 10)
+        XCTAssertEqual(result.status, 71, "\(result)")
+        XCTAssertEqual(result.stderrLines.count, 1, "\(result)")
+        XCTAssertTrue(result.stderr.hasPrefix("reach: system failure: open /nonexistent-"), result.stderr)
+    }
+
+    func testHelpIsPrintedAndExitsZero() throws {
+        let result = try run(["--help"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertTrue(result.stdout.hasPrefix("usage: reach-exporter"), result.stdout)
+    }
+}
