@@ -146,8 +146,12 @@ struct PingOptions: Equatable {
     var targetsFrom: String?
     var generate: String?
 
-    /// Options only a run over several targets has.
-    var asksForFanout: Bool { period != nil || alive || unreachable || eachRTT }
+    /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
+    /// one of them even when it holds a single target: a script that gives a list expects
+    /// fping's lines and its ending, not an iputils ping that runs until interrupted.
+    var asksForFanout: Bool {
+        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil
+    }
 
     /// One target keeps iputils ping's behaviour exactly; several (or an fping option) run
     /// fping's model.

@@ -132,6 +132,20 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertEqual(reach.status, fping.status)
     }
 
+    /// A list that holds one target still runs fping's model: without -c, fping's default
+    /// mode says "is alive" and ends, as `fping -g` of a /32 does, instead of an iputils
+    /// ping that runs until interrupted.
+    func testOneTargetListRunsFpingsModel() throws {
+        let list = try lab.script("one-target", "\(Self.answering)\n")
+        for words in [["--generate", "\(Self.answering)/32"], ["--targets-from", list]] {
+            let reach = try ReachBinary.run(["ping"] + words, in: net.client, timeout: 10)
+            let fping = try net.client.exec(["fping", "-g", "\(Self.answering)/32"])
+            XCTAssertEqual(reach.status, 0, "\(words): \(reach)")
+            XCTAssertEqual(reach.stdoutLines, ["\(Self.answering) is alive"], "\(words): \(reach)")
+            XCTAssertEqual(reach.stdoutLines, fping.stdoutLines, "\(words): \(fping)")
+        }
+    }
+
     /// SIGINT ends the run with the summaries of what was counted, exit status by fping's
     /// rule (every target answered: 0).
     func testInterruptPrintsTheSummaries() throws {
