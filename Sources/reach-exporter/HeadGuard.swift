@@ -48,21 +48,27 @@ final class HeadGuard: ChannelDuplexHandler {
         if refused { return }
         let buffer = unwrapInboundIn(data)
         if waitingForHead {
+            var complete = false
             for byte in buffer.readableBytesView {
                 received += 1
                 tail = tail << 8 | UInt32(byte)
                 if tail == 0x0D0A_0D0A {
-                    waitingForHead = false
-                    timer?.cancel()
-                    timer = nil
+                    complete = true
                     break
                 }
             }
-            if waitingForHead, received > maximumBytes {
+            // Counted up to the head's end, whether that end came in this read or not: a
+            // long head that arrives in one read is as long as one that trickles in.
+            if received > maximumBytes {
                 refuse(
                     context: context, status: "431 Request Header Fields Too Large",
                     reason: "request head longer than \(maximumBytes) bytes")
                 return
+            }
+            if complete {
+                waitingForHead = false
+                timer?.cancel()
+                timer = nil
             }
         }
         context.fireChannelRead(data)

@@ -126,6 +126,10 @@ let bootstrap = ServerBootstrap(group: group)
 let server: Channel
 do {
     server = try bootstrap.bind(host: options.listenHost, port: Int(options.listenPort)).wait()
+} catch let error as IOError {
+    // NIO's own description names its Swift function and unbalances a parenthesis; the
+    // errno's text is what a user needs ("Address already in use").
+    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(Errno(rawValue: error.errnoCode))", status: 1)
 } catch {
     fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
 }

@@ -380,6 +380,7 @@ final class ExporterTests: NamespaceTestCase {
         XCTAssertEqual(outcome["malformed"] as? String, "HTTP/1.1 400 Bad Request")
         XCTAssertEqual(outcome["binary"] as? String, "HTTP/1.1 400 Bad Request")
         XCTAssertEqual(outcome["huge_headers"] as? String, "HTTP/1.1 431 Request Header Fields Too Large")
+        XCTAssertEqual(outcome["head_over_limit"] as? String, "HTTP/1.1 431 Request Header Fields Too Large")
         XCTAssertEqual(outcome["outside_allow"] as? String, "HTTP/1.1 403 Forbidden")
         XCTAssertEqual(outcome["unknown_module"] as? String, "HTTP/1.1 400 Bad Request")
         XCTAssertEqual(outcome["post"] as? String, "HTTP/1.1 405 Method Not Allowed")

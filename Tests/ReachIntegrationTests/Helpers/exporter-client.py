@@ -5,7 +5,8 @@
   exporter-client.py hostile HOST PORT         the hostile clients; prints their outcomes as JSON
 
 The hostile cases (the exporter runs with --header-timeout 2s, --concurrency 2, --queue 2):
-a malformed request line, binary bytes, 20 KiB of headers, a client sending a byte a second,
+a malformed request line, binary bytes, 20 KiB of headers, a head just over 8 KiB in one write,
+a client sending a byte a second,
 an idle connection, 1,000 connections at once, a burst of probes beyond the queue, a
 target outside --allow and an unknown module. Each case is bounded in time; all stop by
 themselves.
@@ -144,6 +145,8 @@ def hostile(host, port):
     outcome["malformed"] = exchange(host, port, b"GARBAGE\r\n\r\n")[0]
     outcome["binary"] = exchange(host, port, b"\x00\xff\x01\x02 / HTTP/1.1\r\n\r\n")[0]
     outcome["huge_headers"] = exchange(host, port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 20000 + b"\r\n\r\n")[0]
+    # Just over the 8 KiB limit, in one write: the whole head may arrive in one read.
+    outcome["head_over_limit"] = exchange(host, port, b"GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 8200 + b"\r\n\r\n")[0]
     outcome["outside_allow"] = exchange(host, port, b"GET /probe?target=8.8.8.8&module=icmp HTTP/1.1\r\nHost: x\r\n\r\n")[0]
     outcome["unknown_module"] = exchange(host, port, b"GET /probe?target=198.18.0.1&module=dns HTTP/1.1\r\nHost: x\r\n\r\n")[0]
     outcome["post"] = exchange(host, port, b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\nhi")[0]
