@@ -339,14 +339,7 @@ final class ExporterTests: NamespaceTestCase {
     func testICMPFromADatagramSocketAsAnotherUserElseTheReasonWith500() throws {
         let net = try network()
         try Privilege.requireRootAndTools(["setpriv"])
-        var template = Array("/tmp/\(Self.labPrefix)bin-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp: \(errno)") }
-        let directory = String(cString: made)
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: directory) }
-        chmod(directory, 0o755)
-        let copy = directory + "/reach-exporter"
-        try FileManager.default.copyItem(atPath: Self.exporterPath, toPath: copy)
-        chmod(copy, 0o755)
+        let copy = try binaryForOtherUsers(Self.exporterPath)
         // nobody's group may open datagram ICMP sockets here (net/ipv4/ping.c checks the range).
         try net.client.sysctl(["net.ipv4.ping_group_range=65534 65534"])
         let exporter = try lab.launch(
