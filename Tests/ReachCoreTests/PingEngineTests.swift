@@ -77,9 +77,11 @@ final class PingEngineTests: XCTestCase {
         echoReply(to: packet, from: from ?? target, identifier: identifier, sequence: sequence)
     }
 
-    func run(_ configuration: PingConfiguration, transport: FakeTransport, clock: ManualClock) throws -> ([PingEvent], PingEngine) {
+    func run(
+        _ configuration: PingConfiguration, transport: FakeTransport, clock: ManualClock, target: IPAddress? = nil
+    ) throws -> ([PingEvent], PingEngine) {
         var loop = PingLoop(
-            engine: PingEngine(target: target, identifier: transport.identifier, configuration: configuration),
+            engine: PingEngine(target: target ?? self.target, identifier: transport.identifier, configuration: configuration),
             transport: transport, clock: clock)
         var events: [PingEvent] = []
         try loop.run { events.append($0) }
@@ -263,18 +265,7 @@ final class PingEngineTests: XCTestCase {
     /// answers ARP), at one probe a second, find 4 probes out; prompt replies find 1.
     func testPipeIsTheMostProbesOutWhenAnAnswerCame() throws {
         let clock = ManualClock()
-        let transport = FakeTransport(clock: clock)
-        transport.answer = { [self] _, packet, _ in
-            [
-                (
-                    3000 * ms + ms,
-                    .queuedError(
-                        QueuedError(
-                            origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0,
-                            offender: router, originalPacket: packet, destination: target))
-                )
-            ]
-        }
+        let transport = lateErrors(clock: clock, type: 3, code: 1, from: router, about: target)
         let (_, slow) = try run(PingConfiguration(count: 5), transport: transport, clock: clock)
         XCTAssertEqual(slow.statistics.errors, 5)
         XCTAssertEqual(slow.statistics.pipe, 4)
@@ -284,6 +275,36 @@ final class PingEngineTests: XCTestCase {
         prompt.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
         let (_, engine) = try run(PingConfiguration(count: 3), transport: prompt, clock: promptClock)
         XCTAssertEqual(engine.statistics.pipe, 1)
+    }
+
+    /// iputils counts an ICMPv6 error in no pipe (ping6_receive_error_msg does not acknowledge
+    /// it): a neighbour that never answers gives `+5 errors` and no "pipe" line for IPv6.
+    func testICMPv6ErrorsCountInNoPipe() throws {
+        let target6 = try IPAddress.parse("2001:db8:1::99")
+        let local6 = try IPAddress.parse("2001:db8:1::1")
+        let clock = ManualClock()
+        let transport = lateErrors(clock: clock, type: 1, code: 3, from: local6, about: target6)
+        let (_, engine) = try run(PingConfiguration(count: 5), transport: transport, clock: clock, target: target6)
+        XCTAssertEqual(engine.statistics.errors, 5)
+        XCTAssertEqual(engine.statistics.pipe, 0)
+    }
+
+    /// A transport whose every probe is answered 3 s later by an ICMP error in the error
+    /// queue (a neighbour that never answers), sent by `from`.
+    func lateErrors(clock: ManualClock, type: UInt8, code: UInt8, from: IPAddress, about destination: IPAddress) -> FakeTransport {
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in
+            [
+                (
+                    3000 * ms + ms,
+                    .queuedError(
+                        QueuedError(
+                            origin: .icmp, errno: .hostUnreachable, type: type, code: code, info: 0,
+                            offender: from, originalPacket: packet, destination: destination))
+                )
+            ]
+        }
+        return transport
     }
 
     func testRawSocketErrorQuotingOurProbe() throws {

@@ -259,7 +259,10 @@ public struct PingEngine: Sendable {
         info: UInt32
     ) -> PingEvent {
         statistics.errors += 1
-        statistics.noteAnswer(toProbe: number)
+        // iputils acknowledges an ICMP error (and so may print "pipe N") for IPv4 only:
+        // ping/ping.c ping4_receive_error_msg calls acknowledge(), ping/ping6_common.c
+        // ping6_receive_error_msg does not (its raw socket's ICMP6_FILTER passes only replies).
+        if target.family == .ipv4 { statistics.noteAnswer(toProbe: number) }
         resolve(number, as: .errored)
         return .icmpError(
             PingICMPError(
