@@ -72,8 +72,10 @@ final class FanoutPingRenderer {
         case .reply(let target, let index, let bytes, let rtt, let from):
             let counters = engine.statistics[target]
             if !countMode {
-                // fping prints a target alive at its first reply.
-                if counters.received == 1 && (alive || !quiet) { out.write(alive ? names[target] + "\n" : "\(names[target]) is alive\n") }
+                // fping prints a target alive at its first reply; -u prints only the others.
+                if counters.received == 1 && (alive || (!quiet && !unreachable)) {
+                    out.write(alive ? names[target] + "\n" : "\(names[target]) is alive\n")
+                }
                 return
             }
             guard !quiet else { return }
@@ -100,9 +102,9 @@ final class FanoutPingRenderer {
             guard !quiet else { return }
             err.write("\(names[target]): \(error)\n")
         case .sendFailed(let target, _, let error):
-            // fping says so only in its default mode (verbose_flag, which -c clears).
-            guard !quiet && !countMode else { return }
-            err.write("\(names[target]): error while sending ping: \(error)\n")
+            // fping says so only in its default mode (verbose_flag, which -c, -q, -a and -u clear).
+            guard !quiet && !countMode && !alive && !unreachable else { return }
+            err.write("\(names[target]): error while sending ping: \(UnreachableReason.describe(refusal: error))\n")
         case .finished:
             break
         }
@@ -124,11 +126,15 @@ final class FanoutPingRenderer {
                 [("index", .int(Int64(index))), ("from", .string(from.description)), ("icmp_type", .int(Int64(type.rawValue))),
                  ("icmp_code", .int(Int64(code))),
                  ("text", .string(Self.describe(type: type, code: code, family: addresses[target].family)))])
-        case .localError(let target, let index, let error), .sendFailed(let target, let index, let error):
-            let name: String = if case .sendFailed = event { "send_failed" } else { "local_error" }
+        case .localError(let target, let index, let error):
             return self.event(
-                name, target,
+                "local_error", target,
                 [("index", .int(Int64(index))), ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
+        case .sendFailed(let target, let index, let error):
+            return self.event(
+                "send_failed", target,
+                [("index", .int(Int64(index))), ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+                 ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue))])
         case .finished:
             return nil
         }

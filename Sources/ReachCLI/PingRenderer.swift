@@ -117,7 +117,7 @@ final class PingRenderer {
     func diagnostic(_ event: PingEvent) -> String? {
         switch event {
         case .sendFailed(let sequence, let error):
-            return "reach: icmp_seq=\(sequence): sendto: \(error)\n"
+            return "reach: icmp_seq=\(sequence): sendto: \(UnreachableReason.describe(refusal: error))\n"
         case .localError(let sequence, let error, let info):
             if error == .messageTooLong { return "reach: local error: message too long, mtu=\(info)\n" }
             return "reach: icmp_seq=\(sequence): local error: \(error)\n"
@@ -314,6 +314,7 @@ final class PingRenderer {
             members += [
                 ("event", .string("send_failed")), ("seq", .int(Int64(sequence))),
                 ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+                ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue)),
             ]
         case .localError(let sequence, let error, let info):
             members += [

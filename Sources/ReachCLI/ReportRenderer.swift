@@ -26,7 +26,8 @@ struct ReportRenderer {
     func describe(_ connectivity: ConnectivityReport) -> String {
         var text = "connectivity: " + summary(connectivity) + "\n"
         for probe in connectivity.probes {
-            text += "  \(probe.spec): \(probe.outcome.rawValue), \(probe.detail), \(Self.milliseconds(probe.milliseconds)) ms\n"
+            let family = probe.family.map { " (\($0.label))" } ?? ""
+            text += "  \(probe.spec)\(family): \(probe.outcome.rawValue), \(probe.detail), \(Self.milliseconds(probe.milliseconds)) ms\n"
         }
         return text
     }
@@ -135,6 +136,7 @@ struct ReportRenderer {
             ("time_ms", .number(probe.milliseconds)),
             ("detail", .string(probe.detail)),
             ("location", .optional(probe.location)),
+            ("family", .optional(probe.family?.rawValue)),
         ])
     }
 

@@ -221,10 +221,12 @@ public final class ICMPSocket {
     }
 
     /// What sendto can say about the path rather than about this program: no route, a
-    /// reject route or a firewall (EPERM/EACCES from netfilter), a link down, a datagram
-    /// above the MTU, full queues. iputils counts these as errors and goes on.
+    /// reject route (EINVAL for `blackhole`, EHOSTUNREACH for `unreachable`, EACCES for
+    /// `prohibit`: fib_props in net/ipv4/fib_semantics.c, ip6_rt_type_to_error in
+    /// net/ipv6/route.c) or a firewall (EPERM from netfilter), a link down, a datagram above
+    /// the MTU, full queues. iputils counts these as errors and goes on.
     static let sendVerdicts: Set<Int32> = [
-        ENETUNREACH, EHOSTUNREACH, ENETDOWN, EHOSTDOWN, EPERM, EACCES, EMSGSIZE,
+        ENETUNREACH, EHOSTUNREACH, EINVAL, ENETDOWN, EHOSTDOWN, EPERM, EACCES, EMSGSIZE,
         ENOBUFS, EAGAIN, ENOMEM, EADDRNOTAVAIL, ECONNREFUSED, ENXIO,
     ]
 

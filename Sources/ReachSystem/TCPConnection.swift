@@ -18,7 +18,11 @@ public final class TCPConnection {
     public enum ConnectOutcome {
         case connected(TCPConnection)
         case refused
+        /// The answer came from the network (an ICMP error), or the neighbour did not answer.
         case unreachable(Errno)
+        /// connect itself failed, before a packet left: the kernel's route lookup refused the
+        /// destination (no route, or an `unreachable`, `blackhole` or `prohibit` route).
+        case routeRefused(Errno)
         case timedOut
     }
 
@@ -28,6 +32,9 @@ public final class TCPConnection {
         let connection = TCPConnection(fileDescriptor: fd)
         guard var failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) else {
             return .connected(connection)
+        }
+        if [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied].contains(failure) {
+            return .routeRefused(failure)
         }
         if failure == .operationInProgress || failure == .interrupted {
             let ready = try Poll.wait(fd, for: .writable, timeoutMilliseconds: SystemClock.millisecondsRemaining(until: deadline))

@@ -7,6 +7,9 @@ final class ProbeSpecTests: XCTestCase {
         XCTAssertEqual(try ProbeSpec.parse("icmp:198.18.1.2"), .icmp(host: "198.18.1.2"))
         XCTAssertEqual(try ProbeSpec.parse("tcp:198.18.1.2:443"), .tcp(host: "198.18.1.2", port: 443))
         XCTAssertEqual(try ProbeSpec.parse("tcp:[2001:db8::1]:443"), .tcp(host: "2001:db8::1", port: 443))
+        // An IPv6 literal bracketed as tcp: and http:// write it, or bare.
+        XCTAssertEqual(try ProbeSpec.parse("icmp:[2001:db8::1]"), .icmp(host: "2001:db8::1"))
+        XCTAssertEqual(try ProbeSpec.parse("icmp:2001:db8::1"), .icmp(host: "2001:db8::1"))
         XCTAssertEqual(try ProbeSpec.parse("tcp:example.test:80"), .tcp(host: "example.test", port: 80))
         XCTAssertEqual(try ProbeSpec.parse("http://198.18.1.2/generate_204"),
                        .http(host: "198.18.1.2", port: 80, path: "/generate_204"))
@@ -43,7 +46,10 @@ final class ProbeSpecTests: XCTestCase {
             // without brackets as a spec that no longer parsed.
             ("http://[[0[001]:880/l", .badHost("http://[[0[001]:880/l")),
             ("tcp:[db.test]:80", .badHost("tcp:[db.test]:80")),
-            ("icmp:[2001:db8::1]", .badHost("icmp:[2001:db8::1]")),
+            ("icmp:[2001:db8::1]:80", .badHost("icmp:[2001:db8::1]:80")),
+            ("icmp:[db.test]", .badHost("icmp:[db.test]")),
+            ("icmp:[2001:db8::1", .badHost("icmp:[2001:db8::1")),
+            ("icmp:[[::1]", .badHost("icmp:[[::1]")),
             ("tcp:db]test:80", .badHost("tcp:db]test:80")),
             ("tcp:[db.test:80", .badHost("tcp:[db.test:80")),
         ]

@@ -10,7 +10,8 @@ import XCTest
 ///
 /// ```
 ///  client  v0 198.18.0.2/24 2001:db8::2/64 ──── f0 198.18.0.1 2001:db8::1  far
-///          default routes via far; an unreachable route 203.0.113.0/24
+///          default routes via far; an unreachable route 203.0.113.0/24; blackhole routes
+///          198.51.100.0/24 and 2001:db8:b::/48
 ///          /etc/netns/<client>/hosts: far.lab is 198.18.0.1 and 2001:db8::1
 ///          far: an HTTP server on port 8080 (IPv4 and IPv6); nothing on 8081
 /// ```
@@ -41,6 +42,8 @@ final class ExporterTests: NamespaceTestCase {
         try client.ip("route", "add", "default", "via", "198.18.0.1")
         try client.ip("-6", "route", "add", "default", "via", "2001:db8::1")
         try client.ip("route", "add", "unreachable", "203.0.113.0/24")
+        try client.ip("route", "add", "blackhole", "198.51.100.0/24")
+        try client.ip("-6", "route", "add", "blackhole", "2001:db8:b::/48")
         let etc = "/etc/netns/\(client.name)"
         try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
         let hosts = "127.0.0.1 localhost\n198.18.0.1 far.lab\n2001:db8::1 far.lab\n"
@@ -214,7 +217,7 @@ final class ExporterTests: NamespaceTestCase {
         try waitForPort(19115, in: net.client, server: blackbox)
         _ = try startExporter(
             ["--config", configPath, "--allow", "198.18.0.0/15", "--allow", "2001:db8::/32", "--allow", "203.0.113.0/24",
-             "--allow", "far.lab"],
+             "--allow", "198.51.100.0/24", "--allow", "far.lab"],
             in: net.client)
 
         let cases: [(module: String, target: String, success: Double, protocol: Double)] = [
@@ -226,6 +229,9 @@ final class ExporterTests: NamespaceTestCase {
             ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
             ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
             ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
+            // A blackhole route refuses the send or the connect: a failed probe, not a failed scrape.
+            ("icmp", "198.51.100.1", 0, 4), ("icmp", "2001:db8:b::1", 0, 6), ("tcp_connect", "198.51.100.1:80", 0, 4),
+            ("tcp_connect", "[2001:db8:b::1]:80", 0, 6), ("http_2xx", "http://198.51.100.1/", 0, 4),
         ]
         for (module, target, success, ipProtocol) in cases {
             let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"

@@ -92,7 +92,9 @@ final class ProbeTests: NamespaceTestCase {
         XCTAssertEqual(lines.first, "IPv4: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2")
         XCTAssertTrue(lines.dropFirst(2).first?.hasPrefix("connectivity: full (") == true, "\(text)")
         for (line, spec) in zip(lines.dropFirst(3), Self.everyForm) {
-            XCTAssertTrue(line.hasPrefix("  \(spec): pass, ") && line.hasSuffix(" ms"), "\(line)")
+            // Each line says the family the probe went over.
+            let family = spec.contains("2001:db8") ? "IPv6" : "IPv4"
+            XCTAssertTrue(line.hasPrefix("  \(spec) (\(family)): pass, ") && line.hasSuffix(" ms"), "\(line)")
         }
 
         // The CI health check: -q says it by the exit status alone.

@@ -120,11 +120,8 @@ public struct PathEvaluator {
 
     /// The verdicts RTM_GETROUTE gives as errors (fib_props in net/ipv4/fib_semantics.c). Anything else is a failure.
     static func reason(forRejection errno: Errno) throws -> UnreachableReason {
+        if let reason = UnreachableReason(routeRefusal: errno) { return reason }
         switch errno {
-        case .networkUnreachable: return .noRoute
-        case .hostUnreachable: return .unreachableRoute
-        case .invalidArgument: return .blackholeRoute
-        case .permissionDenied: return .prohibitedRoute
         // A kernel booted with ipv6.disable=1 has no RTM_GETROUTE handler for AF_INET6 and
         // answers EOPNOTSUPP (OpenVPN logs "rtnl: generic error (-95)" there): that family has
         // no route at all, which must not make `reach status` fail for the other one.

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// Why a path is not reachable: the closed list of reasons. `rawValue` is the JSON form.
 public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
     /// No route matched (ENETUNREACH; a `throw` route answers the same).
@@ -22,6 +24,27 @@ public enum UnreachableReason: String, Hashable, Sendable, CaseIterable {
     case nameNotResolved = "name_not_resolved"
     /// The path leaves through another link than the one asked for (`watch --interface`).
     case otherInterface = "other_interface"
+
+    /// The route type behind an errno the kernel's route lookup gives (fib_props in
+    /// net/ipv4/fib_semantics.c; ip6_rt_type_to_error in net/ipv6/route.c): to RTM_GETROUTE,
+    /// and at once to a sendto or a connect, before anything is sent. nil for any other errno
+    /// (a firewall's EPERM is no route type).
+    public init?(routeRefusal errno: Errno) {
+        switch errno {
+        case .networkUnreachable: self = .noRoute
+        case .hostUnreachable: self = .unreachableRoute
+        case .invalidArgument: self = .blackholeRoute
+        case .permissionDenied: self = .prohibitedRoute
+        default: return nil
+        }
+    }
+
+    /// strerror's text for a refused send or connect, and the route type behind it when
+    /// there is one: "Invalid argument (blackhole route)".
+    public static func describe(refusal errno: Errno) -> String {
+        guard let reason = UnreachableReason(routeRefusal: errno) else { return errno.description }
+        return "\(errno) (\(reason.phrase))"
+    }
 
     /// How text output says it.
     public var phrase: String {

@@ -22,7 +22,9 @@ extension NetworkProbeRunner {
                 socket.interrupt() // one reply proves the path: stop here
             case .icmpError(let error):
                 lastFailure = "From \(error.from): \(error.text)"
-            case .sendFailed(_, let errno), .localError(_, let errno, _):
+            case .sendFailed(_, let errno):
+                lastFailure = "\(address): \(UnreachableReason.describe(refusal: errno))"
+            case .localError(_, let errno, _):
                 lastFailure = "\(address): \(errno)"
             default:
                 break

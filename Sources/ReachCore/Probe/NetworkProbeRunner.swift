@@ -21,12 +21,15 @@ public struct NetworkProbeRunner: ProbeRunner {
 
     public func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
         let start = SystemClock.monotonicNanoseconds()
-        let (outcome, detail, location) = try probe(spec, deadline: deadline)
+        var family: AddressFamily?
+        let (outcome, detail, location) = try probe(spec, deadline: deadline, family: &family)
         let elapsed = Double(SystemClock.monotonicNanoseconds() - start) / 1_000_000
-        return ProbeResult(spec: spec, outcome: outcome, milliseconds: elapsed, detail: detail, location: location)
+        return ProbeResult(spec: spec, outcome: outcome, milliseconds: elapsed, detail: detail, location: location, family: family)
     }
 
-    private func probe(_ spec: ProbeSpec, deadline: Int64) throws -> (ProbeResult.Outcome, String, String?) {
+    /// `used`: the family of the address probed, once the host resolved.
+    private func probe(_ spec: ProbeSpec, deadline: Int64, family used: inout AddressFamily?) throws
+        -> (ProbeResult.Outcome, String, String?) {
         // The ICMP sockets first, for each family the host may resolve to, while the thread may
         // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
         // (a resolver's answer, a reply, a hostile HTTP response on another probe's thread).
@@ -37,6 +40,7 @@ public struct NetworkProbeRunner: ProbeRunner {
         case .success(let resolved): address = resolved
         case .failure(let why): return (.failed, why, nil)
         }
+        used = address.family
         switch spec {
         case .tcp(_, let port):
             let (outcome, detail) = try connect(address, port: port, deadline: deadline)
@@ -64,22 +68,34 @@ public struct NetworkProbeRunner: ProbeRunner {
 
     /// nil outcome on success; else the failure's detail.
     private func connect(_ address: IPAddress, port: UInt16, deadline: Int64) throws -> (ProbeResult.Outcome?, String) {
+        switch try open(address, port: port, deadline: deadline) {
+        case .success: return (nil, "connected to \(address) port \(port)")
+        case .failure(let why): return (.failed, why.detail)
+        }
+    }
+
+    private struct ConnectFailure: Error {
+        var detail: String
+    }
+
+    /// A connection, or the one line that says why there is none.
+    private func open(_ address: IPAddress, port: UInt16, deadline: Int64) throws -> Result<TCPConnection, ConnectFailure> {
         switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
-        case .connected: return (nil, "connected to \(address) port \(port)")
-        case .refused: return (.failed, "connection refused by \(address) port \(port)")
-        case .unreachable(let errno): return (.failed, "\(address) port \(port): \(errno)")
-        case .timedOut: return (.failed, "timed out connecting to \(address) port \(port)")
+        case .connected(let open): return .success(open)
+        case .refused: return .failure(ConnectFailure(detail: "connection refused by \(address) port \(port)"))
+        case .unreachable(let errno): return .failure(ConnectFailure(detail: "\(address) port \(port): \(errno)"))
+        case .routeRefused(let errno):
+            return .failure(ConnectFailure(detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))"))
+        case .timedOut: return .failure(ConnectFailure(detail: "timed out connecting to \(address) port \(port)"))
         }
     }
 
     private func http(_ address: IPAddress, host: String, port: UInt16, path: String, deadline: Int64) throws
         -> (ProbeResult.Outcome, String, String?) {
         let connection: TCPConnection
-        switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
-        case .connected(let open): connection = open
-        case .refused: return (.failed, "connection refused by \(address) port \(port)", nil)
-        case .unreachable(let errno): return (.failed, "\(address) port \(port): \(errno)", nil)
-        case .timedOut: return (.failed, "timed out connecting to \(address) port \(port)", nil)
+        switch try open(address, port: port, deadline: deadline) {
+        case .success(let open): connection = open
+        case .failure(let why): return (.failed, why.detail, nil)
         }
         let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)")
         let request = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\n"

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// How one probe ended.
 public struct ProbeResult: Hashable, Sendable {
     public enum Outcome: String, Hashable, Sendable {
@@ -14,12 +16,17 @@ public struct ProbeResult: Hashable, Sendable {
     public var detail: String
     /// The HTTP redirect target, when there was one.
     public var location: String?
+    /// The family the probe went over; nil when its host did not resolve in time.
+    public var family: AddressFamily?
 
-    public init(spec: ProbeSpec, outcome: Outcome, milliseconds: Double, detail: String, location: String? = nil) {
+    public init(
+        spec: ProbeSpec, outcome: Outcome, milliseconds: Double, detail: String, location: String? = nil, family: AddressFamily? = nil
+    ) {
         self.spec = spec
         self.outcome = outcome
         self.milliseconds = milliseconds
         self.detail = detail
         self.location = location
+        self.family = family
     }
 }

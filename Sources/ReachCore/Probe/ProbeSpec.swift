@@ -1,4 +1,4 @@
-/// What one `--probe` names: `icmp:HOST`, `tcp:HOST:PORT` (IPv6 as `tcp:[2001:db8::1]:443`)
+/// What one `--probe` names: `icmp:HOST` (IPv6 bare or bracketed), `tcp:HOST:PORT` (IPv6 as `tcp:[2001:db8::1]:443`)
 /// or `http://HOST[:PORT]/PATH`. Nothing is ever probed that the user did not name.
 public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
     case icmp(host: String)
@@ -31,8 +31,14 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
 
     public static func parse(_ text: String) throws(ParseError) -> ProbeSpec {
         if text.hasPrefix("icmp:") {
-            let host = String(text.dropFirst("icmp:".count))
-            try checkHost(host, in: text)
+            let rest = text.dropFirst("icmp:".count)
+            // An IPv6 literal with or without brackets, as tcp: and http:// write it; no port.
+            guard rest.hasPrefix("[") else {
+                try checkHost(String(rest), in: text)
+                return .icmp(host: String(rest))
+            }
+            let (host, port) = try splitHostPort(rest, in: text)
+            guard port == nil else { throw .badHost(text) }
             return .icmp(host: host)
         }
         if text.hasPrefix("tcp:") {
@@ -91,7 +97,7 @@ public enum ProbeSpec: Hashable, Sendable, CustomStringConvertible {
 
     private static func checkHost(_ host: String, in original: String) throws(ParseError) {
         guard !host.isEmpty else { throw .missingHost(original) }
-        // A bracket left in a host ("[[::1]", "icmp:[::1]") is no name and no literal.
+        // A bracket left in a host ("[[::1]", "icmp:[[::1]") is no name and no literal.
         guard !host.contains(where: { $0 == "[" || $0 == "]" }) else { throw .badHost(original) }
         do { try HostName.validate(host) } catch { throw .badHost(original) }
     }

@@ -26,18 +26,20 @@ struct ReachJSON: Decodable, Equatable {
     var probes: [Probe]?
 
     struct Probe: Decodable, Equatable {
-        static let keys: Set<String> = ["kind", "target", "result", "time_ms", "detail", "location"]
+        static let keys: Set<String> = ["kind", "target", "result", "time_ms", "detail", "location", "family"]
         var kind: String
         var target: String
         var result: String
         var timeMs: Double
         var detail: String
         var location: String?
+        /// "ipv4" or "ipv6"; nil when the host did not resolve.
+        var family: String?
 
         enum CodingKeys: String, CodingKey {
             case kind, target, result
             case timeMs = "time_ms"
-            case detail, location
+            case detail, location, family
         }
     }
 
