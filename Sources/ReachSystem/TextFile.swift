@@ -9,6 +9,7 @@ public enum TextFile {
     /// Replaces `path` atomically: a temporary file in the same directory (rename(2) is
     /// atomic only within one file system), written, fsync'd, renamed over `path`, then the
     /// directory fsync'd so the rename itself survives a crash (rename(2), fsync(2)).
+    /// An error names `path` first, the temporary file after it.
     public static func replace(_ path: String, with bytes: [UInt8], mode: UInt32 = 0o644) throws(SystemCallError) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -18,7 +19,7 @@ public enum TextFile {
         let fd: Int32
         switch System.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode) {
         case .success(let opened): fd = opened
-        case .failure(let errno): throw SystemCallError("open \(temporary)", errno)
+        case .failure(let errno): throw SystemCallError("open \(path) (as \(temporary))", errno)
         }
         var written = 0
         while written < bytes.count {
@@ -28,13 +29,13 @@ public enum TextFile {
             case .failure(let errno):
                 System.close(fd)
                 System.unlink(temporary)
-                throw SystemCallError("write \(temporary)", errno)
+                throw SystemCallError("write \(path) (as \(temporary))", errno)
             }
         }
         if case .failure(let errno) = System.fsync(fd) {
             System.close(fd)
             System.unlink(temporary)
-            throw SystemCallError("fsync \(temporary)", errno)
+            throw SystemCallError("fsync \(path) (as \(temporary))", errno)
         }
         System.close(fd)
         if case .failure(let errno) = System.rename(temporary, path) {

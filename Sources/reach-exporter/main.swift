@@ -133,7 +133,11 @@ do {
 } catch {
     fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
 }
-let bound = server.localAddress.map { "\($0.ipAddress ?? options.listenHost):\($0.port ?? Int(options.listenPort))" } ?? ""
+// An IPv6 address in brackets, as --listen takes it and URLs write it (RFC 3986, 3.2.2).
+let bound = server.localAddress.map { address in
+    let host = address.ipAddress ?? options.listenHost
+    return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
+} ?? ""
 OutputChannel.standardError.write("reach-exporter: listening on \(bound)\n")
 shutdown.serving(server)
 try? server.closeFuture.wait()

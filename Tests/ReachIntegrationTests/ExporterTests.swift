@@ -407,6 +407,14 @@ final class ExporterTests: NamespaceTestCase {
         kill(exporter.pid, SIGTERM)
         XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
     }
+
+    func testAnIPv6ListenAddressIsLoggedInBrackets() throws {
+        try Privilege.requireRootAndTools(["ip"])
+        let namespace = try lab.namespace("v6")
+        let exporter = try lab.launch([Self.exporterPath, "--listen", "[::1]:10119"], in: namespace, label: "reach-exporter")
+        try exporter.waitUntilReady(marker: "listening on", timeout: 10)
+        XCTAssertTrue(exporter.log.contains("reach-exporter: listening on [::1]:10119\n"), exporter.log)
+    }
 }
 
 /// reach-exporter's refusals at start, without root: one line on stderr, the documented status.
@@ -454,7 +462,9 @@ final class ExporterStartTests: XCTestCase {
         let result = try ReachBinary.run(["watch", "-q", "--textfile", "/nonexistent-\(getpid())/reach.prom"], timeout: 10)
         XCTAssertEqual(result.status, 71, "\(result)")
         XCTAssertEqual(result.stderrLines.count, 1, "\(result)")
-        XCTAssertTrue(result.stderr.hasPrefix("reach: system failure: open /nonexistent-"), result.stderr)
+        // The path given comes first, then the temporary file reach writes it as.
+        XCTAssertTrue(
+            result.stderr.hasPrefix("reach: system failure: open /nonexistent-\(getpid())/reach.prom (as /nonexistent-"), result.stderr)
     }
 
     func testHelpIsPrintedAndExitsZero() throws {
