@@ -10,7 +10,7 @@ public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let word = FuzzInput.argument(start, count)
     // The same bytes as a --targets-from file: every target one line of valid UTF-8.
     parse("TargetList.lines") {
-        for target in try TargetList.lines(FuzzInput.bytes(start, count), source: "fuzz", room: 100) {
+        for (target, _) in try TargetList.lines(FuzzInput.bytes(start, count), source: "fuzz", room: 100) {
             precondition(!target.isEmpty && !target.contains("\n") && !target.contains("#"), "target '\(target)'")
         }
     }

@@ -233,14 +233,11 @@ struct AddrOptions: Equatable {
             + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let texts = try TargetList.collect(addresses, from: targets.file)
         // Every address checked before the first is looked up.
-        var parsed: [IPAddress] = []
-        parsed.reserveCapacity(texts.count)
-        for text in texts {
+        let parsed = try TargetList.gather(addresses, from: targets.file).map { text in
             let target = try TargetArgument.address(text)
             try path.check(target, written: text)
-            parsed.append(target)
+            return target
         }
         let evaluator = try path.makeEvaluator()
         if parsed.count == 1 { return output.emit(try evaluator.evaluate(address: parsed[0]), command: "addr") }
@@ -298,8 +295,10 @@ struct HostOptions: Equatable {
             + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let hosts = try TargetList.collect(names, from: targets.file)
-        for name in hosts { try TargetArgument.validateHostName(name) }
+        let hosts = try TargetList.gather(names, from: targets.file).map { name in
+            try TargetArgument.validateHostName(name)
+            return name
+        }
         let limit = try DurationArgument.positive(timeout, option: "--timeout")
         let family = try path.family(for: "a host")
         let evaluator = try path.makeEvaluator()

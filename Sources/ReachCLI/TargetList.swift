@@ -13,27 +13,57 @@ enum TargetList {
     /// The targets `operands` and `file` name, in that order; at least one, unless
     /// `allowingNone` (more come from elsewhere: ping's --generate).
     static func collect(_ operands: [String], from file: String?, allowingNone: Bool = false) throws -> [String] {
-        var targets = operands
+        try gather(operands, from: file, allowingNone: allowingNone).texts
+    }
+
+    /// The same targets, each with the line of the file it came from.
+    static func gather(_ operands: [String], from file: String?, allowingNone: Bool = false) throws -> Collected {
+        var collected = Collected(texts: operands)
         if let file {
             let name = file == "-" ? "standard input" : PrintableText.escaped(file)
+            collected.source = name
             switch FileContents.read(file, limit: maximumFileBytes) {
             case .failure(let errno) where errno == .fileTooLarge:
                 throw UsageError("--targets-from \(name): more than \(maximumTargets) targets")
             case .failure(let errno):
                 throw UsageError("--targets-from \(name): \(errno)")
             case .success(let bytes):
-                try targets += lines(bytes, source: name, room: maximumTargets - targets.count)
-                if targets.count == operands.count { throw UsageError("--targets-from \(name): no targets in it") }
+                let found = try lines(bytes, source: name, room: maximumTargets - operands.count)
+                if found.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
+                collected.texts += found.map(\.text)
+                collected.lineNumbers = found.map(\.line)
             }
         }
-        guard !targets.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
-        guard targets.count <= maximumTargets else { throw UsageError("more than \(maximumTargets) targets") }
-        return targets
+        guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
+        guard collected.texts.count <= maximumTargets else { throw UsageError("more than \(maximumTargets) targets") }
+        return collected
     }
 
-    /// The targets in a file's bytes, at most `room` of them.
-    static func lines(_ bytes: [UInt8], source: String, room: Int) throws -> [String] {
-        var targets: [String] = []
+    /// Targets with the lines they came from, so that a fault found in one later names its line.
+    struct Collected {
+        var texts: [String]
+        /// The file as error messages name it; nil without --targets-from.
+        var source: String?
+        /// The line of each target from the file: they are the last `lineNumbers.count` texts.
+        var lineNumbers: [Int] = []
+
+        /// `parse` applied to each target in order; a usage error about a target from the file
+        /// names the file and the line ("--targets-from FILE: line 3: invalid IP address ...").
+        func map<T>(_ parse: (String) throws -> T) throws -> [T] {
+            let operands = texts.count - lineNumbers.count
+            return try texts.indices.map { index in
+                do {
+                    return try parse(texts[index])
+                } catch let error as UsageError where index >= operands {
+                    throw UsageError("--targets-from \(source ?? "-"): line \(lineNumbers[index - operands]): \(error.message)")
+                }
+            }
+        }
+    }
+
+    /// The targets in a file's bytes with their line numbers, at most `room` of them.
+    static func lines(_ bytes: [UInt8], source: String, room: Int) throws -> [(text: String, line: Int)] {
+        var targets: [(text: String, line: Int)] = []
         var lineNumber = 0
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
@@ -50,7 +80,7 @@ enum TargetList {
                 throw UsageError("--targets-from \(source): line \(lineNumber): one target a line: '\(PrintableText.escaped(target))'")
             }
             guard targets.count < room else { throw UsageError("--targets-from \(source): more than \(maximumTargets) targets") }
-            targets.append(target)
+            targets.append((target, lineNumber))
         }
         return targets
     }

@@ -133,8 +133,8 @@ struct WatchOptions: Equatable {
 
     func execute() throws -> ExitStatus {
         // No target: the internet; one: as today; several (or a list): one stream for all.
-        let texts = targets.isEmpty && targetList.file == nil ? [] : try TargetList.collect(targets, from: targetList.file)
-        let watchTargets = try texts.isEmpty ? [parsedTarget(nil)] : texts.map(parsedTarget)
+        let texts = targets.isEmpty && targetList.file == nil ? nil : try TargetList.gather(targets, from: targetList.file)
+        let watchTargets = try texts.map { try $0.map(parsedTarget) } ?? [parsedTarget(nil)]
         if watchTargets.count > 1 && !probes.specs.isEmpty {
             throw UsageError("--probe watches one target; several targets are watched by their routes")
         }
@@ -150,7 +150,7 @@ struct WatchOptions: Equatable {
             count: count)
         let interval = try DurationArgument.positive(resolveInterval, option: "--resolve-interval")
         if let textfile {
-            if !texts.isEmpty { throw UsageError("--textfile writes the internet's state: give no target") }
+            if texts != nil { throw UsageError("--textfile writes the internet's state: give no target") }
             if textfile.isEmpty || textfile.hasSuffix("/") {
                 throw UsageError("--textfile: '\(PrintableText.escaped(textfile))' is not a file path")
             }

@@ -6,7 +6,7 @@ import XCTest
 /// fault a usage error that names the line.
 final class TargetListTests: XCTestCase {
     private func lines(_ text: [UInt8], room: Int = TargetList.maximumTargets) throws -> [String] {
-        try TargetList.lines(text, source: "list", room: room)
+        try TargetList.lines(text, source: "list", room: room).map(\.text)
     }
 
     func testCommentsBlanksAndLineEndings() throws {
@@ -14,6 +14,20 @@ final class TargetListTests: XCTestCase {
         XCTAssertEqual(try lines(Array(text.utf8)), ["db.internal", "198.51.100.7", "::1", "last-without-newline"])
         XCTAssertEqual(try lines([]), [])
         XCTAssertEqual(try lines(Array("#\n#\n".utf8)), [])
+    }
+
+    /// A target from the file that is refused later (no address, no name) names its file and
+    /// line; an operand's fault stays as it was.
+    func testAFaultFoundLaterNamesTheFileAndLine() throws {
+        let collected = TargetList.Collected(texts: ["198.51.100.7", "198.51.100.8", "999.1.1.1"], source: "list", lineNumbers: [2, 5])
+        XCTAssertThrowsError(try collected.map(TargetArgument.address)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from list: line 5: invalid IP address '999.1.1.1'")
+        }
+        let operand = TargetList.Collected(texts: ["999.1.1.1"], source: nil)
+        XCTAssertThrowsError(try operand.map(TargetArgument.address)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "invalid IP address '999.1.1.1'")
+        }
+        XCTAssertEqual(try TargetList.Collected(texts: ["a", "b"], source: "list", lineNumbers: [1]).map { $0 + "!" }, ["a!", "b!"])
     }
 
     func testFaultsNameTheirLine() {

@@ -132,6 +132,11 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertEqual(piped.status, 1, "\(piped)")
         XCTAssertEqual(piped.stdoutLines.count, 2, "\(piped)")
         XCTAssertTrue(piped.stdoutLines[1].hasPrefix("203.0.113.1: not reachable (unreachable route)"), "\(piped)")
+        // A line that is no address is named with its line, before anything is looked up.
+        let bad = try net.client.exec(["sh", "-c", "printf '198.18.1.2\\n\\n999.1.1.1\\n' | \(ReachBinary.path) addr --targets-from -"])
+        XCTAssertEqual(bad.status, 64, "\(bad)")
+        XCTAssertEqual(bad.stdout, "")
+        XCTAssertEqual(bad.stderrLines, ["reach: --targets-from standard input: line 3: invalid IP address '999.1.1.1'"])
     }
 
     /// Lists that are bad input: one `reach:` line, exit 64, and not one query sent.
