@@ -408,6 +408,26 @@ final class ExporterTests: NamespaceTestCase {
         XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
     }
 
+    /// Two probes of a silent target with one thread and a 4 s scrape timeout: the second
+    /// waits in the queue, and that wait counts against its timeout, so both answers come
+    /// within the 4 s Prometheus waits (the second took 6.8 s when it did not count).
+    func testQueueTimeCountsAgainstTheScrapeTimeout() throws {
+        let net = try network()
+        _ = try startExporter(["--concurrency", "1", "--allow", "198.18.0.0/15"], in: net.client)
+        let client = try HelperScript.path("exporter-client.py")
+        let get = "python3 \(client) get 'http://127.0.0.1:10115/probe?module=icmp&target=198.18.0.99'"
+            + " X-Prometheus-Scrape-Timeout-Seconds:4"
+        let both = try net.client.exec(["sh", "-c", "\(get) & \(get) & wait"])
+        XCTAssertEqual(both.status, 0, "\(both)")
+        let answers = both.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        XCTAssertEqual(answers.map { $0["status"] as? Int }, [200, 200], "\(both)")
+        for answer in answers {
+            XCTAssertEqual(samples(answer["body"] as? String ?? "")["probe_success"], 0, "\(answer)")
+            // From the request to the whole answer, as the scrape waits for it.
+            XCTAssertLessThan(try XCTUnwrap(answer["seconds"] as? Double), 4, "\(both)")
+        }
+    }
+
     func testAnIPv6ListenAddressIsLoggedInBrackets() throws {
         try Privilege.requireRootAndTools(["ip"])
         let namespace = try lab.namespace("v6")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """HTTP clients for the exporter tests, run inside a test namespace.
 
-  exporter-client.py get URL [NAME:VALUE]...   one GET; prints {"status", "body"} as JSON
+  exporter-client.py get URL [NAME:VALUE]...   one GET; prints {"status", "body", "seconds"} as JSON
   exporter-client.py hostile HOST PORT         the hostile clients; prints their outcomes as JSON
 
 The hostile cases (the exporter runs with --header-timeout 2s, --concurrency 2, --queue 2):
@@ -25,11 +25,14 @@ import urllib.request
 
 def get(url, headers):
     request = urllib.request.Request(url, headers=headers)
+    start = time.monotonic()
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return {"status": response.status, "body": response.read().decode("utf-8", "replace")}
+            answer = {"status": response.status, "body": response.read().decode("utf-8", "replace")}
     except urllib.error.HTTPError as error:
-        return {"status": error.code, "body": error.read().decode("utf-8", "replace")}
+        answer = {"status": error.code, "body": error.read().decode("utf-8", "replace")}
+    answer["seconds"] = time.monotonic() - start
+    return answer
 
 
 def exchange(host, port, payload, timeout=10.0, pause=0.0):
