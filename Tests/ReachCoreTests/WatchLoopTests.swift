@@ -171,13 +171,14 @@ final class WatchLoopTests: XCTestCase {
     // MARK: several targets
 
     private func several(
-        _ kernel: FakeKernel, _ events: ScriptedWatchEvents, any: Bool = false, configuration: WatchConfiguration
+        _ kernel: FakeKernel, _ events: ScriptedWatchEvents, any: Bool = false, configuration: WatchConfiguration,
+        targets: [WatchTarget]? = nil
     ) -> WatchLoop {
         let evaluator = ReachabilityEvaluator(
             paths: PathEvaluator(kernel: kernel, classifier: LinkClassifier(sysfs: SysfsNetDirectory(root: "/nonexistent"))),
             resolver: FakeResolver([:]))
         return WatchLoop(
-            targets: [.address(address("198.51.100.1")), .address(address("198.51.100.2")), .host("db.test", family: nil)],
+            targets: targets ?? [.address(address("198.51.100.1")), .address(address("198.51.100.2")), .host("db.test", family: nil)],
             any: any, configuration: configuration, resolveInterval: TimeSpan(milliseconds: 60_000), interface: nil,
             evaluator: evaluator, events: events)
     }
@@ -216,6 +217,27 @@ final class WatchLoopTests: XCTestCase {
         XCTAssertEqual(emitted.map(\.kind), [.initial, .initial, .initial, .change, .change])
         XCTAssertEqual(emitted.last?.current.isReachable, true)
         XCTAssertEqual(events.timeouts.first, 5000, "the first wait ends at the lookup's patience at the latest")
+    }
+
+    /// The first lines come in the order the targets were given: the addresses' wait for the
+    /// name given before them to resolve, and so does a change of one of them meanwhile.
+    func testFirstLinesComeInTheOrderGiven() throws {
+        let kernel = FakeKernel(routes: route(to: ["198.51.100.1"]), links: [eth0])
+        let events = ScriptedWatchEvents([
+            .init(delay: 100) { _ in
+                kernel.routes = self.route(to: ["198.51.100.1", "198.51.100.2"])
+                return [.kernelChanged(self.change)]
+            },
+            .init(delay: 100) { _ in [.resolved(.resolved([address("198.51.100.1")]), name: "db.test")] },
+            .init(delay: 100) { _ in [.interrupted] },
+        ])
+        let targets: [WatchTarget] = [.host("db.test", family: nil), .address(address("198.51.100.1")), .address(address("198.51.100.2"))]
+        let (end, emitted) = try run(several(kernel, events, configuration: WatchConfiguration(), targets: targets))
+        XCTAssertEqual(end, .interrupted)
+        XCTAssertEqual(emitted.map(\.current.subject), [
+            .host("db.test"), .address(address("198.51.100.1")), .address(address("198.51.100.2")), .address(address("198.51.100.2")),
+        ])
+        XCTAssertEqual(emitted.map(\.kind), [.initial, .initial, .initial, .change])
     }
 
     /// With --any, one reachable target is enough; --count counts changes over all targets;

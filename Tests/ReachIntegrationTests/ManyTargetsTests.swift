@@ -121,6 +121,16 @@ final class ManyTargetsTests: NamespaceTestCase {
     }
 
     /// --targets-from: a file (comments, blank lines, CRLF) and standard input, after the operands.
+    /// `watch A B`: the first lines in the order given, even when A is a name that takes
+    /// the whole lookup patience (5 s) and B an address known at once.
+    func testWatchShowsTheFirstLinesInTheOrderGiven() throws {
+        _ = try startDNS()
+        let result = try ReachBinary.run(["watch", "-4", "hang.slow.reach.test", "198.18.0.1", "--timeout", "7s"], in: net.client)
+        XCTAssertEqual(result.stdoutLines.count, 2, "\(result)")
+        XCTAssertTrue(result.stdoutLines.first?.contains("hang.slow.reach.test") == true, "\(result)")
+        XCTAssertTrue(result.stdoutLines.last?.contains("198.18.0.1") == true, "\(result)")
+    }
+
     func testTargetsFromFileAndStandardInput() throws {
         _ = try startDNS()
         let path = try lab.script("targets.txt", "# the database\r\ndb.reach.test\r\n\n   gw.reach.test   # the router\n")

@@ -94,10 +94,35 @@ public final class WatchLoop {
             }
             if let count = configuration.count, changes >= count { severalEnd = .countReached }
         }
+        // A target's lines wait until every target before it has shown its first, so the first
+        // lines come in the order given, whatever order the names resolve in (a name's first
+        // line waits at most `resolutionPatience`). `shownFirst`: the targets, from the first,
+        // whose first line is out.
+        var shownFirst = 0
+        var held = [[WatchEvent]](repeating: [], count: targets.count)
+        func write(_ event: WatchEvent) {
+            if !emit(event) { readerGone = true }
+        }
+        func show(_ index: Int, _ event: WatchEvent) {
+            guard index <= shownFirst else { return held[index].append(event) }
+            write(event)
+            guard index == shownFirst else { return }
+            shownFirst += 1
+            while shownFirst < held.count, !held[shownFirst].isEmpty {
+                held[shownFirst].forEach(write)
+                held[shownFirst] = []
+                shownFirst += 1
+            }
+        }
+        /// The watch ends: what waits is written, in the order of the targets.
+        func release() {
+            for index in held.indices { held[index].forEach(write) }
+            held = held.map { _ in [] }
+        }
         func forward(_ index: Int, _ observed: (report: ReachabilityReport, since: WatchInstant)?) {
             guard let observed else { return }
             for event in machines[index].observe(observed.report, at: observed.since) {
-                if !emit(event) { readerGone = true }
+                show(index, event)
                 judge(event)
             }
         }
@@ -156,14 +181,17 @@ public final class WatchLoop {
             if pacer.isDue(at: now) { try evaluateAll(afterChange: true) }
             for index in targets.indices {
                 for event in machines[index].advance(to: now) {
-                    if !emit(event) { readerGone = true }
+                    show(index, event)
                     judge(event)
                 }
             }
             if several {
                 if severalEnd == nil, let timeoutDeadline, now >= timeoutDeadline { severalEnd = .timedOut }
                 if readerGone { return .readerGone }
-                if let severalEnd { return severalEnd }
+                if let severalEnd {
+                    release()
+                    return severalEnd
+                }
             } else {
                 if readerGone { machines[0].stop(.readerGone) }
                 if let end = machines[0].end { return end }
@@ -192,6 +220,7 @@ public final class WatchLoop {
                     return .readerGone
                 case .interrupted:
                     if !several { machines[0].stop(.interrupted) }
+                    release()
                     return .interrupted
                 case .kernelChanged(let drain):
                     statistics.drains += 1
