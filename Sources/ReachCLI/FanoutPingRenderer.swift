@@ -53,11 +53,7 @@ final class FanoutPingRenderer {
     /// A name that did not resolve: left out of the run, as fping leaves it.
     func unresolved(_ name: String, why: String) {
         if json {
-            let object: JSONValue = .object([
-                ("schema", .int(jsonSchemaVersion)), ("command", .string("ping")), ("event", .string("unresolved")),
-                ("target", .string(name)), ("error", .string(why)),
-            ])
-            out.write(object.serialized() + "\n")
+            out.write(PingRenderer.unresolved(name, why: why).serialized() + "\n")
         } else {
             err.write("reach: \(PrintableText.escaped(name)): \(why)\n")
         }
@@ -69,7 +65,7 @@ final class FanoutPingRenderer {
             return
         }
         switch event {
-        case .reply(let target, let index, let bytes, let rtt, let from):
+        case .reply(let target, let index, let bytes, let rtt, let from, _):
             let counters = engine.statistics[target]
             if !countMode {
                 // fping prints a target alive at its first reply; -u prints only the others.
@@ -83,7 +79,7 @@ final class FanoutPingRenderer {
             line += " (\(Self.time(counters.averageNanoseconds ?? 0)) avg, \(counters.lossPercent)% loss)"
             if from.bytes != addresses[target].bytes { line += " [<- \(from)]" }
             out.write(line + "\n")
-        case .duplicate(let target, let index, let bytes, let rtt, let from):
+        case .duplicate(let target, let index, let bytes, let rtt, let from, _):
             // fping prints duplicates only when it prints no per-probe lines (-q).
             guard quiet && countMode else { return }
             var line = "\(names[target]) : duplicate for [\(index)], \(bytes) bytes, \(Self.time(rtt)) ms"
@@ -110,31 +106,37 @@ final class FanoutPingRenderer {
         }
     }
 
+    /// The probe's `seq` (from 1) and `index` (from 0), as one target's run names them.
+    private func probe(_ index: Int) -> [(String, JSONValue)] {
+        PingRenderer.probeKeys(sequence: index + 1)
+    }
+
     private func jsonLine(_ event: FanoutPingEvent) -> String? {
         switch event {
-        case .reply(let target, let index, let bytes, let rtt, let from), .duplicate(let target, let index, let bytes, let rtt, let from):
+        case .reply(let target, let index, let bytes, let rtt, let from, let ttl),
+            .duplicate(let target, let index, let bytes, let rtt, let from, let ttl):
             let duplicate: Bool = if case .duplicate = event { true } else { false }
             return self.event(
                 "reply", target,
-                [("index", .int(Int64(index))), ("from", .string(from.description)), ("bytes", .int(Int64(bytes))),
-                 ("rtt_ms", .number(Double(rtt) / 1e6)), ("duplicate", .bool(duplicate))])
+                probe(index) + [
+                    ("from", .string(from.description)), ("ttl", ttl.map { .int(Int64($0)) } ?? .null), ("bytes", .int(Int64(bytes))),
+                    ("rtt_ms", .number(Double(rtt) / 1e6)), ("duplicate", .bool(duplicate)),
+                ])
         case .timedOut(let target, let index):
-            return self.event("timeout", target, [("index", .int(Int64(index)))])
+            return self.event("timeout", target, probe(index))
         case .icmpError(let target, let index, let from, let type, let code):
             return self.event(
                 "icmp_error", target,
-                [("index", .int(Int64(index))), ("from", .string(from.description)), ("icmp_type", .int(Int64(type.rawValue))),
-                 ("icmp_code", .int(Int64(code))),
-                 ("text", .string(Self.describe(type: type, code: code, family: addresses[target].family)))])
+                probe(index) + [
+                    ("from", .string(from.description)), ("icmp_type", .int(Int64(type.rawValue))), ("icmp_code", .int(Int64(code))),
+                    ("text", .string(Self.describe(type: type, code: code, family: addresses[target].family))),
+                ])
         case .localError(let target, let index, let error):
             return self.event(
                 "local_error", target,
-                [("index", .int(Int64(index))), ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
+                probe(index) + [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
         case .sendFailed(let target, let index, let error):
-            return self.event(
-                "send_failed", target,
-                [("index", .int(Int64(index))), ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
-                 ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue))])
+            return self.event("send_failed", target, probe(index) + PingRenderer.refusalKeys(error))
         case .finished:
             return nil
         }
@@ -210,7 +212,7 @@ final class FanoutPingRenderer {
             } ?? .null
         var fields: [(String, JSONValue)] = [
             ("transmitted", .int(Int64(counters.sent))), ("received", .int(Int64(counters.received))),
-            ("loss_percent", .int(Int64(counters.lossPercent))), ("rtt_ms", rtt), ("alive", .bool(counters.received > 0)),
+            ("loss_percent", .number(Double(counters.lossPercent))), ("rtt_ms", rtt), ("alive", .bool(counters.received > 0)),
         ]
         if eachRTT {
             let each = counters.roundTrips.prefix(counters.sent).map { $0 >= 0 ? JSONValue.number(Double($0) / 1e6) : .null }

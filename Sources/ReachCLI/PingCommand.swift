@@ -201,7 +201,12 @@ struct PingOptions: Equatable {
             try FamilyMismatch.check(addresses[0], against: family, target: host)
             return .success(addresses[0])
         case .notResolved(let why):
-            OutputChannel.standardError.write("reach: \(PrintableText.escaped(host)): \(why)\n")
+            // With --json, the event several targets give for it, on stdout.
+            if json {
+                OutputChannel.standard.write(PingRenderer.unresolved(host, why: why).serialized() + "\n")
+            } else {
+                OutputChannel.standardError.write("reach: \(PrintableText.escaped(host)): \(why)\n")
+            }
             return .failure(.nameNotResolved)
         case .failed(let error):
             throw error

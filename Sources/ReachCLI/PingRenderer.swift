@@ -282,58 +282,78 @@ final class PingRenderer {
 
     // MARK: - JSON
 
+    /// One shape with `reach ping A B`'s events: each names its `target` and `address`, and a
+    /// probe's event its `seq` (from 1, iputils' icmp_seq) and `index` (from 0, fping's [0]).
     func json(_ event: PingEvent) -> JSONValue? {
-        var members: [(String, JSONValue)] = [("schema", .int(jsonSchemaVersion)), ("command", .string("ping"))]
+        func object(_ name: String, _ fields: [(String, JSONValue)]) -> JSONValue {
+            .object(
+                [("schema", .int(jsonSchemaVersion)), ("command", .string("ping")), ("event", .string(name)),
+                 ("target", .string(targetText)), ("address", .string(address.description))] + fields)
+        }
         switch event {
         case .started(let start):
-            members += [
-                ("event", .string("start")), ("target", .string(targetText)),
-                ("address", .string(start.address.description)), ("family", .string(start.address.family.rawValue)),
-                ("identifier", .int(Int64(start.identifier))), ("socket", .string(start.socketKind.rawValue)),
-                ("payload_bytes", .int(Int64(payloadSize))),
-            ]
+            return object(
+                "start",
+                [("family", .string(start.address.family.rawValue)), ("identifier", .int(Int64(start.identifier))),
+                 ("socket", .string(start.socketKind.rawValue)), ("payload_bytes", .int(Int64(payloadSize)))])
         case .sent(let sequence, let bytes):
-            members += [("event", .string("sent")), ("seq", .int(Int64(sequence))), ("bytes", .int(Int64(bytes)))]
+            return object("sent", Self.probeKeys(sequence: Int(sequence)) + [("bytes", .int(Int64(bytes)))])
         case .reply(let reply):
-            members += [
-                ("event", .string("reply")), ("seq", .int(Int64(reply.sequence))),
-                ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
-                ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
-                ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
-            ]
+            return object(
+                "reply",
+                Self.probeKeys(sequence: Int(reply.sequence)) + [
+                    ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
+                    ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
+                    ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
+                ])
         case .timedOut(let sequence):
-            members += [("event", .string("timeout")), ("seq", .int(Int64(sequence)))]
+            return object("timeout", Self.probeKeys(sequence: Int(sequence)))
         case .icmpError(let error):
-            members += [
-                ("event", .string("icmp_error")), ("seq", .int(Int64(error.sequence))),
-                ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
-                ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
-            ]
+            return object(
+                "icmp_error",
+                Self.probeKeys(sequence: Int(error.sequence)) + [
+                    ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
+                    ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
+                ])
         case .sendFailed(let sequence, let error):
-            members += [
-                ("event", .string("send_failed")), ("seq", .int(Int64(sequence))),
-                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
-                ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue)),
-            ]
+            return object("send_failed", Self.probeKeys(sequence: Int(sequence)) + Self.refusalKeys(error))
         case .localError(let sequence, let error, let info):
-            members += [
-                ("event", .string("local_error")), ("seq", .int(Int64(sequence))),
-                ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
-                ("info", .int(Int64(info))),
-            ]
+            return object(
+                "local_error",
+                Self.probeKeys(sequence: Int(sequence)) + [
+                    ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)), ("info", .int(Int64(info))),
+                ])
         case .unexpected(let packet):
-            members += [
-                ("event", .string("unexpected")), ("from", .optional(packet.from?.description)),
-                ("icmp_type", packet.type.map { .int(Int64($0.rawValue)) } ?? .null),
-                ("icmp_code", packet.code.map { .int(Int64($0)) } ?? .null), ("reason", .string(packet.reason)),
-            ]
+            return object(
+                "unexpected",
+                [("from", .optional(packet.from?.description)), ("icmp_type", packet.type.map { .int(Int64($0.rawValue)) } ?? .null),
+                 ("icmp_code", packet.code.map { .int(Int64($0)) } ?? .null), ("reason", .string(packet.reason))])
         case .failed(let why):
-            members += [("event", .string("failed")), ("error", .string(why))]
+            return object("failed", [("error", .string(why))])
         case .finished, .statusRequested:
             return nil
         }
-        return .object(members)
+    }
+
+    /// A probe's number both ways: `seq` from 1 (iputils' icmp_seq, 16 bits), `index` from 0
+    /// (fping's `[0]`).
+    static func probeKeys(sequence: Int) -> [(String, JSONValue)] {
+        [("seq", .int(Int64(sequence))), ("index", .int(Int64((sequence + 0xFFFF) & 0xFFFF)))]
+    }
+
+    /// A name that did not resolve: no `address`, the resolver's words.
+    static func unresolved(_ name: String, why: String) -> JSONValue {
+        .object([
+            ("schema", .int(jsonSchemaVersion)), ("command", .string("ping")), ("event", .string("unresolved")),
+            ("target", .string(name)), ("error", .string(why)),
+        ])
+    }
+
+    /// A refused send: the errno, its text, and the route type behind it (or null).
+    static func refusalKeys(_ error: Errno) -> [(String, JSONValue)] {
+        [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
+         ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue))]
     }
 
     func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {

@@ -110,6 +110,35 @@ final class RouteRefusalTests: NamespaceTestCase {
         }
     }
 
+    /// `ping --json` has one shape for one target and for many: each probe's event names its
+    /// target, address, `seq` and `index` with the same keys; one target's reply adds what only
+    /// iputils' model tells (late, corrupted, different_address); loss_percent is a number in
+    /// both; a name that does not resolve is the same `unresolved` event.
+    func testPingJSONHasOneShapeForOneTargetAndMany() throws {
+        try client.useResolver(["127.0.0.1"], options: "options timeout:1 attempts:1")
+        func keys(_ arguments: [String], _ event: String) throws -> Set<String> {
+            let result = try ReachBinary.run(["ping", "--json", "-c", "1", "-W", "1"] + arguments, in: client)
+            let object = try XCTUnwrap(Self.objects(result.stdout).first { $0["event"] as? String == event }, "\(event): \(result)")
+            if event == "summary" { XCTAssertNotNil(object["loss_percent"] as? Double, "\(object)") }
+            return Set(object.keys)
+        }
+        let many = ["198.18.1.3", "203.0.113.5"]
+        let probe: Set<String> = ["schema", "command", "event", "target", "address", "seq", "index"]
+        let reply = probe.union(["from", "ttl", "bytes", "rtt_ms", "duplicate"])
+        XCTAssertEqual(try keys(["198.18.1.2"] + many, "reply"), reply)
+        XCTAssertEqual(try keys(["198.18.1.2"], "reply"), reply.union(["late", "corrupted", "different_address"]))
+        XCTAssertEqual(try keys(["198.18.1.3"], "timeout"), probe)
+        XCTAssertEqual(try keys(["198.18.1.2"] + many, "timeout"), probe)
+        let refused = probe.union(["errno", "error", "reason"])
+        XCTAssertEqual(try keys(["203.0.113.5"], "send_failed"), refused)
+        XCTAssertEqual(try keys(["198.18.1.2"] + many, "send_failed"), refused)
+        let unresolved: Set<String> = ["schema", "command", "event", "target", "error"]
+        XCTAssertEqual(try keys(["no-such-host.invalid"], "unresolved"), unresolved)
+        XCTAssertEqual(try keys(["no-such-host.invalid"] + many, "unresolved"), unresolved)
+        _ = try keys(["198.18.1.2"], "summary")
+        _ = try keys(["198.18.1.2"] + many, "summary")
+    }
+
     static func objects(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }

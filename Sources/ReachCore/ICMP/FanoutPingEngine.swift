@@ -65,9 +65,10 @@ public struct FanoutPingStatistics: Equatable, Sendable {
 /// What happened, naming the target by its position in the run and the probe by its
 /// index (fping's `[0]`, `[1]`...).
 public enum FanoutPingEvent: Equatable, Sendable {
-    case reply(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress)
+    /// `ttl`: the reply's TTL or hop limit, when the kernel gave it.
+    case reply(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress, ttl: Int?)
     /// A second reply to an answered probe: counted in `receivedTotal` only.
-    case duplicate(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress)
+    case duplicate(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress, ttl: Int?)
     case timedOut(target: Int, index: Int)
     /// An ICMP error quoting a probe. fping shows it and counts nothing: the probe is lost
     /// when its time is up, unless a reply comes first.
@@ -226,10 +227,12 @@ public struct FanoutPingEngine {
             let target = Int(probe.target)
             let index = Int(probe.index)
             let rtt = datagram.roundTrip(sentRealtime: probe.sentRealtime, sentMonotonic: probe.sentMonotonic)
+            let ttl = datagram.ttl ?? echo.ipTTL.map(Int.init)
             switch probe.state {
             case .answered:
                 statistics[target].receivedTotal += 1
-                return .duplicate(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from)
+                return .duplicate(
+                    target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from, ttl: ttl)
             case .timedOut, .free:
                 return nil
             case .waiting:
@@ -239,7 +242,7 @@ public struct FanoutPingEngine {
                 slots[slot].state = .answered
                 inFlight -= 1
                 record(rtt, target: target, index: index)
-                return .reply(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from)
+                return .reply(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from, ttl: ttl)
             }
         }
         guard let message = try? codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader),
