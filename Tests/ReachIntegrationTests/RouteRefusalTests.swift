@@ -110,6 +110,22 @@ final class RouteRefusalTests: NamespaceTestCase {
         }
     }
 
+    /// An on-link IPv6 address no neighbour answers: only "Address unreachable" comes back,
+    /// 3 s after each probe. iputils counts no ICMPv6 error in its "pipe", so its statistics
+    /// end without one, and reach's the same, line for line but for the time.
+    func testUnansweredNeighbourStatisticsMatchIputilsWithoutPipe() throws {
+        let arguments = ["-c", "2", "-W", "4", "2001:db8::99"]
+        let ours = try ReachBinary.run(["ping"] + arguments, in: client)
+        let theirs = try client.exec(["ping"] + arguments)
+        XCTAssertEqual(ours.status, theirs.status, "\(ours)\n\(theirs)")
+        let statistics = { (lines: [String]) in
+            lines.drop { !$0.hasPrefix("--- ") }
+                .map { $0.replacingOccurrences(of: #"time \d+ms"#, with: "time", options: .regularExpression) }
+        }
+        XCTAssertEqual(statistics(ours.stdoutLines), statistics(theirs.stdoutLines), "\(ours)\n\(theirs)")
+        XCTAssertFalse(ours.stdout.contains("pipe"), "\(ours)")
+    }
+
     /// `ping --json` has one shape for one target and for many: each probe's event names its
     /// target, address, `seq` and `index` with the same keys; one target's reply adds what only
     /// iputils' model tells (late, corrupted, different_address); loss_percent is a number in
