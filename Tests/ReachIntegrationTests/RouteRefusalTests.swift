@@ -155,6 +155,18 @@ final class RouteRefusalTests: NamespaceTestCase {
         _ = try keys(["198.18.1.2"] + many, "summary")
     }
 
+    /// watch --probe: the refused probe makes the state limited, naming the route, and the
+    /// watch goes on to its timeout (exit 0, not 71).
+    func testWatchProbeIsLimitedNamingTheRoute() throws {
+        let result = try ReachBinary.run(
+            ["watch", "--probe", "icmp:203.0.113.5", "--probe-timeout", "1s", "--timeout", "3s"], in: client)
+        XCTAssertEqual(result.status, 0, "\(result)")
+        XCTAssertEqual(result.stderr, "")
+        XCTAssertTrue(
+            result.stdoutLines.contains { $0.hasSuffix("  connectivity: limited (203.0.113.5: Invalid argument (blackhole route))") },
+            "\(result)")
+    }
+
     static func objects(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
