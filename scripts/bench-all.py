@@ -93,6 +93,8 @@ def main():
             records = [json.loads(line) for line in open(results)] if os.path.exists(results) else []
             outcomes.append((title, source, argv, status, lines, records))
     wall = time.monotonic() - begin
+    about.append(f"load average at the end: {' '.join(open('/proc/loadavg').read().split()[:3])} (other work on the machine weighs on "
+                 "both sides of a comparison alike, and widens its interval)")
 
     missed = [(title, r["text"]) for title, _, _, _, _, records in outcomes for r in records if r["kind"] == "target" and not r["met"]]
     skipped = [(title, lines[-1] if lines else "no output") for title, _, _, status, lines, _ in outcomes if status == SKIPPED]
