@@ -18,7 +18,7 @@ RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # as RELR (glibc 2.36): 39,000 of them took 940 KB of .rela.dyn, which the dynamic loader
 # reads whole at every start. And a symbol ordering file: the functions a short run
 # executes laid out together, so that the kernel's 64 KiB fault-around maps a few windows
-# of .text instead of 80 (scripts/link-order.sh; docs/BENCHMARKS.md, "Footprint").
+# of .text instead of 80 (scripts/link-order.sh; docs/PERFORMANCE-NOTES.md, "Footprint").
 LINK_ORDER = scripts/link-order.txt
 # Whole-program LTO of reach's modules and swift-argument-parser (the prebuilt standard
 # library is not bitcode): 2,080 user-space instructions a flood echo instead of 2,360,
@@ -28,7 +28,7 @@ RELEASE_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
 # Data symbols (metadata, descriptors) out of the dynamic symbol table, which the runtime's
 # start-up dladdr walks whole: 1,471 fewer entries, about 40 K instructions a start
-# (scripts/dynamic-symbols.map says which and why; docs/BENCHMARKS.md, "Footprint").
+# (scripts/dynamic-symbols.map says which and why; docs/PERFORMANCE-NOTES.md, "Footprint").
 DYNAMIC_SYMBOLS = -Xlinker --version-script=$(CURDIR)/scripts/dynamic-symbols.map
 RELEASE_FLAGS += $(DYNAMIC_SYMBOLS)
 STRIP ?= strip
@@ -52,7 +52,8 @@ help:
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
 	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping;"
-	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s"
+	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s; writes docs/BENCHMARKS.md (root;"
+	@echo "               fails on a missed target, or a skipped part unless BENCH_ALLOW_SKIP=1)"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
@@ -85,13 +86,11 @@ test:
 	$(SWIFT) build --build-tests
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
 
+# Every part in turn (scripts/bench-all.py), then docs/BENCHMARKS.md rewritten from the run.
+# Fails when a target is missed, or when a part was skipped (no root) unless BENCH_ALLOW_SKIP=1.
 bench: build build-exporter
 	$(SWIFT) build $(RELEASE_FLAGS) --product reach-parser-floor
-	scripts/bench.sh
-	scripts/bench-watch.sh
-	scripts/bench-ping.sh
-	scripts/bench-many.sh
-	EXPORTER=$(EXPORTER_BIN) scripts/bench-exporter.sh
+	EXPORTER=$(EXPORTER_BIN) python3 scripts/bench-all.py
 
 # The unit and integration tests under ASan (with LeakSanitizer) and TSan, each build in
 # its own scratch path; suppressions with their reasons in scripts/sanitizers/.

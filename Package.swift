@@ -89,15 +89,17 @@ let package = Package(
         ),
         // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
-        .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem"]),
-        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem"]),
+        // What the test targets share: whether CI is on, and skipping or failing by it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem", "TestSupport"]),
+        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "TestSupport"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
         .testTarget(
             name: "ReachExporterTests",
             dependencies: ["ReachExporter", "ReachCore", "ReachSystem", .product(name: "Prometheus", package: "swift-prometheus")]
         ),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
-        .testTarget(name: "ReachIntegrationTests", exclude: ["Helpers"]),
+        .testTarget(name: "ReachIntegrationTests", dependencies: ["TestSupport"], exclude: ["Helpers"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,17 +5,22 @@ Two private network namespaces (rch-exp-bench-PID-client and -far, a veth pair, 
 and 2001:db8::2/64 on the client, .1 and ::1 on far, which runs an HTTP server on port 8080;
 traffic only between the two). Both exporters run in the client namespace on loopback, as
 root (ICMP over raw sockets for both), with the same three modules (icmp, tcp_connect,
-http_2xx and blackbox_exporter's defaults). For each module, then each exporter, a load of
-RATE probes a second for SECONDS (a bounded Python client on a schedule, 32 keep-alive
-connections): the same targets, every probe expected to succeed.
+http_2xx and blackbox_exporter's defaults). For each module, both exporters first take the
+same warm-up load (WARMUP seconds, the order alternating), then PAIRS pairs of loads, the
+exporter that goes first alternating (ABBA, scripts/benchlib.py): RATE probes a second for
+SECONDS (a bounded Python client on a schedule, 32 keep-alive connections), the same
+targets, every probe expected to succeed.
 
-Figures per exporter and module: probes sent and answered with probe_success 1 (lost = any
-other answer or none), median and 99th percentile of probe_duration_seconds (what the
-exporter measured) and of the request's time seen by the client, CPU seconds (utime + stime
-from /proc) per 10,000 probes, peak RSS (VmHWM) over the whole run. Targets: reach's CPU per
-probe and peak RSS at most blackbox_exporter's, no probe lost.
+Figures per exporter and module (medians over the pairs): probes sent and lost (lost = any
+answer but probe_success 1, or none), median and 99th percentile of probe_duration_seconds
+(what the exporter measured) and of the request's time seen by the client, CPU seconds
+(utime + stime from /proc) per 10,000 probes answered; peak RSS (VmHWM) over the whole run.
+Targets: reach's CPU per answered probe at most blackbox_exporter's (the paired ratio over
+every module and pair, its whole 95% interval), peak RSS at most blackbox_exporter's, no
+probe lost by either exporter.
+Exit: 0 every target met, 1 one missed, 77 skipped (not root), 2 the benchmark failed.
 Environment: EXPORTER (default .build-exporter/release/reach-exporter), RATE (200),
-SECONDS (10).
+SECONDS (10), PAIRS (2), WARMUP (2).
 """
 import http.client
 import json
@@ -27,17 +32,23 @@ import sys
 import threading
 import time
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import benchlib  # noqa: E402
+
 EXPORTER = os.environ.get("EXPORTER", ".build-exporter/release/reach-exporter")
 RATE = float(os.environ.get("RATE", "200"))
 SECONDS = float(os.environ.get("SECONDS", "10"))
+PAIRS = int(os.environ.get("PAIRS", "2"))
+WARMUP = float(os.environ.get("WARMUP", "2"))
 TAG = f"rch-exp-bench-{os.getpid()}"
 CLIENT, FAR = f"{TAG}-client", f"{TAG}-far"
 MODULES = [("icmp", "198.18.0.1"), ("tcp_connect", "198.18.0.1:8080"), ("http_2xx", "http://198.18.0.1:8080/")]
 BLACKBOX_YML = "modules:\n  icmp:\n    prober: icmp\n  tcp_connect:\n    prober: tcp\n  http_2xx:\n    prober: http\n"
 
 
-def load(port, module, target):
-    """Inside the client namespace: RATE probes a second for SECONDS; prints the outcomes as JSON."""
+def load(port, module, target, seconds):
+    """Inside the client namespace: RATE probes a second for `seconds`; prints the outcomes as JSON."""
     path = f"/probe?module={module}&target={target}"
     jobs = queue.Queue()
     results = []
@@ -71,7 +82,7 @@ def load(port, module, target):
     threads = [threading.Thread(target=worker) for _ in range(32)]
     for thread in threads:
         thread.start()
-    count = int(RATE * SECONDS)
+    count = int(RATE * seconds)
     begin = time.monotonic()
     for index in range(count):
         delay = begin + index / RATE - time.monotonic()
@@ -116,17 +127,16 @@ def percentile(values, fraction):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[1] == "--load":
-        load(int(sys.argv[2]), sys.argv[3], sys.argv[4])
-        return
-    if os.geteuid() != 0:
-        print("bench-exporter: needs root (network namespaces); skipped", file=sys.stderr)
-        return
+    if len(sys.argv) == 6 and sys.argv[1] == "--load":
+        load(int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5]))
+        return 0
+    report = benchlib.Report("bench-exporter")
+    benchlib.require_root(report, "network namespaces")
     for tool in ["prometheus-blackbox-exporter", "ip", "ss"]:
         if run("sh", "-c", f"command -v {tool}", check=False, capture_output=True).returncode != 0:
-            sys.exit(f"bench-exporter: {tool} is missing; run: scripts/install-deps.sh test")
+            report.fail(f"{tool} is missing; run: scripts/install-deps.sh test")
     if not os.access(EXPORTER, os.X_OK):
-        sys.exit(f"bench-exporter: {EXPORTER} is missing; run: make build-exporter")
+        report.fail(f"{EXPORTER} is missing; run: make build-exporter")
     workdir = f"/tmp/{TAG}"
     os.makedirs(workdir)
     processes = []
@@ -156,37 +166,56 @@ def main():
         for port in ports.values():
             wait_port(port)
         time.sleep(1)
-        print(f"bench-exporter: {RATE:.0f} probes/s for {SECONDS:.0f} s per module and exporter; times in ms")
-        print(f"{'module':<12} {'exporter':<18} {'sent':>5} {'lost':>5} {'probe p50':>9} {'p99':>7} "
-              f"{'client p50':>10} {'p99':>7} {'CPU s/10k':>9}")
-        totals = {name: 0.0 for name in exporters}
-        lost_total = 0
-        for module, target in MODULES:
-            for name, process in exporters.items():
-                before = cpu_seconds(process.pid)
-                output = run("ip", "netns", "exec", CLIENT, sys.executable, os.path.abspath(__file__), "--load",
-                             str(ports[name]), module, target, capture_output=True, text=True).stdout
-                used = cpu_seconds(process.pid) - before
-                outcome = json.loads(output)
-                results = outcome["results"]
-                lost = outcome["sent"] - sum(1 for result in results if result["ok"])
-                lost_total += lost if name == "reach-exporter" else 0
-                probe = [result["probe"] * 1000 for result in results if result["probe"] is not None]
-                client = [result["client"] * 1000 for result in results if result["client"] is not None]
-                per10k = used / outcome["sent"] * 10000
-                totals[name] += per10k
-                print(f"{module:<12} {name:<18} {outcome['sent']:>5} {lost:>5} {statistics.median(probe):>9.3f} "
-                      f"{percentile(probe, 0.99):>7.3f} {statistics.median(client):>10.3f} {percentile(client, 0.99):>7.3f} "
-                      f"{per10k:>9.2f}")
+        report.line(f"bench-exporter: {RATE:.0f} probes/s for {SECONDS:.0f} s per load, {PAIRS} pairs per module after a "
+                    f"{WARMUP:.0f} s warm-up each; times in ms, medians over the pairs")
+        report.line(f"{'module':<12} {'exporter':<18} {'sent':>5} {'lost':>5} {'probe p50':>9} {'p99':>7} "
+                    f"{'client p50':>10} {'p99':>7} {'CPU s/10k':>9}")
+        names = list(exporters)
+        per_probe = {name: [] for name in names}
+        lost = {name: 0 for name in names}
+
+        def measure(name, module, target, seconds):
+            process = exporters[name]
+            before = cpu_seconds(process.pid)
+            output = run("ip", "netns", "exec", CLIENT, sys.executable, os.path.abspath(__file__), "--load",
+                         str(ports[name]), module, target, str(seconds), capture_output=True, text=True).stdout
+            outcome = json.loads(output)
+            outcome["cpu"] = cpu_seconds(process.pid) - before
+            return outcome
+
+        for number, (module, target) in enumerate(MODULES):
+            for name in (names if number % 2 == 0 else names[::-1]):
+                measure(name, module, target, WARMUP)
+            loads = benchlib.alternate({name: (lambda name=name: measure(name, module, target, SECONDS)) for name in names},
+                                       PAIRS, warmup=0)
+            for name in names:
+                rows = []
+                for outcome in loads[name]:
+                    results = outcome["results"]
+                    answered = sum(1 for result in results if result["ok"])
+                    lost[name] += outcome["sent"] - answered
+                    per_probe[name].append(outcome["cpu"] / max(answered, 1))
+                    rows.append((outcome["sent"], outcome["sent"] - answered,
+                                 [result["probe"] * 1000 for result in results if result["probe"] is not None],
+                                 [result["client"] * 1000 for result in results if result["client"] is not None],
+                                 outcome["cpu"] / max(answered, 1) * 10000))
+                probe = [value for row in rows for value in row[2]]
+                client = [value for row in rows for value in row[3]]
+                report.line(f"{module:<12} {name:<18} {sum(row[0] for row in rows):>5} {sum(row[1] for row in rows):>5} "
+                            f"{statistics.median(probe):>9.3f} {percentile(probe, 0.99):>7.3f} {statistics.median(client):>10.3f} "
+                            f"{percentile(client, 0.99):>7.3f} {statistics.median(row[4] for row in rows):>9.2f}")
         rss = {name: peak_rss_mib(process.pid) for name, process in exporters.items()}
-        for name in exporters:
-            print(f"{name:<18} peak RSS {rss[name]:.1f} MiB, CPU s per 10,000 probes over the three modules {totals[name] / 3:.2f}")
-        cpu_ratio = totals["reach-exporter"] / totals["blackbox_exporter"]
+        for name in names:
+            report.line(f"{name:<18} peak RSS {rss[name]:.1f} MiB, probes lost {lost[name]}")
+        cpu = benchlib.ratio_interval(per_probe["reach-exporter"], per_probe["blackbox_exporter"])
         rss_ratio = rss["reach-exporter"] / rss["blackbox_exporter"]
-        verdict = lambda ok: "met" if ok else "MISSED"
-        print(f"ratios reach/blackbox: CPU per probe {cpu_ratio:.2f} (target <= 1: {verdict(cpu_ratio <= 1)}), "
-              f"peak RSS {rss_ratio:.2f} (target <= 1: {verdict(rss_ratio <= 1)}), "
-              f"probes lost by reach {lost_total} (target 0: {verdict(lost_total == 0)})")
+        report.line(f"reach-exporter / blackbox_exporter: CPU per answered probe, paired over {len(MODULES)} modules x {PAIRS}: "
+                    f"{cpu.format('.2f')}; peak RSS {rss_ratio:.2f}")
+        report.target("reach-exporter CPU per probe <= blackbox_exporter's", benchlib.at_most(cpu, 1.0), f"ratio at most {cpu.high:.2f}")
+        report.target("reach-exporter peak RSS <= blackbox_exporter's", rss_ratio <= 1, f"{rss_ratio:.2f} x")
+        report.target("no probe lost by either exporter", lost["reach-exporter"] == 0 and lost["blackbox_exporter"] == 0,
+                      f"reach-exporter {lost['reach-exporter']}, blackbox_exporter {lost['blackbox_exporter']}")
+        return report.finish()
     finally:
         for process in processes:
             process.terminate()
@@ -201,4 +230,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(benchlib.main(main))

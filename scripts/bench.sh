@@ -14,10 +14,11 @@
 # Wall time: median of hyperfine runs (-N: no shell in between). Instructions: total Ir under
 # valgrind --tool=callgrind, which repeats on a noisy machine where wall time does not.
 # Then each reach command against `ip route get` as a whole, with a target each: total
-# instructions at most 2x, median wall time at most 1.5x (from runs that alternate between
-# the commands, ALTERNATE rounds, so that all of them see the same drift of a shared
-# machine), peak RSS of `reach status` at most 2.5x (median of RSS_RUNS runs under
+# instructions at most 2x; wall time at most 1.5x, the paired ratio over ALTERNATE pairs
+# that alternate ABBA with ip, both writing to the same pipe (scripts/benchlib.py), its
+# whole 95% interval; peak RSS of `reach status` at most 2.5x (median of RSS_RUNS runs under
 # /usr/bin/time); and the size of the binary as `make install` leaves it (stripped).
+# Exit: 0 every target met, 1 one missed, 2 the benchmark could not measure.
 #
 # Only route lookups and link queries to the kernel: no packet is sent anywhere.
 # Environment: RUNS (hyperfine runs per command, default 200), ALTERNATE (alternating rounds,
@@ -33,10 +34,10 @@ ALTERNATE=${ALTERNATE:-200}
 RSS_RUNS=${RSS_RUNS:-9}
 
 for tool in hyperfine valgrind python3 strip /usr/bin/time; do
-    command -v "$tool" >/dev/null || { echo "bench: $tool is missing; run: scripts/install-deps.sh test" >&2; exit 1; }
+    command -v "$tool" >/dev/null || { echo "bench: $tool is missing; run: scripts/install-deps.sh test" >&2; exit 2; }
 done
 for binary in "$REACH" "$FLOOR" "$IP"; do
-    [ -x "$binary" ] || { echo "bench: $binary is missing; run: make bench" >&2; exit 1; }
+    [ -x "$binary" ] || { echo "bench: $binary is missing; run: make bench" >&2; exit 2; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reach-bench.XXXXXX")
@@ -144,8 +145,13 @@ print(f"ArgumentParser's road (reach-parser-floor): {irs[floor_status]:,} instru
 PYTHON
 
 # Each reach command against ip route get: the targets of the whole run.
-python3 - "$ALTERNATE" "$REACH" "$stripped" "${irs[@]}" -- "${rsses[@]}" -- "${names[@]}" -- "${commands[@]}" <<'PYTHON'
-import os, statistics, sys, time
+status=0
+python3 - "$ALTERNATE" "$REACH" "$stripped" "${irs[@]}" -- "${rsses[@]}" -- "${names[@]}" -- "${commands[@]}" <<'PYTHON' || status=$?
+import os, statistics, sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, "scripts")
+import benchlib
 
 arguments = sys.argv[1:]
 rounds, binary, stripped = int(arguments.pop(0)), arguments.pop(0), arguments.pop(0)
@@ -158,47 +164,34 @@ rest = rest[second + 1:]
 third = rest.index("--")
 names, commands = rest[:third], [command.split() for command in rest[third + 1:]]
 status, addr, ip, host = 0, 1, 2, 5
+report = benchlib.Report("bench")
 
-def run(argv):
-    """Wall milliseconds of one run, output discarded (exit 1, \"not reachable\", still counts)."""
-    sink = os.open(os.devnull, os.O_WRONLY)
-    actions = [(os.POSIX_SPAWN_DUP2, sink, 1), (os.POSIX_SPAWN_DUP2, sink, 2)]
-    start = time.perf_counter_ns()
-    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
-    os.waitpid(pid, 0)
-    elapsed = (time.perf_counter_ns() - start) / 1e6
-    os.close(sink)
-    return elapsed
+# Each reach command paired with ip route get, ABBA; exit 1 ("not reachable") still counts.
+walls = {}
+for index in (status, addr, host):
+    runs = benchlib.alternate({"reach": lambda: benchlib.run(commands[index]), "ip": lambda: benchlib.run(commands[ip])}, rounds)
+    walls[index] = (benchlib.ratio_interval([r.wall_ms for r in runs["reach"]], [r.wall_ms for r in runs["ip"]]),
+                    statistics.median(r.wall_ms for r in runs["reach"]), statistics.median(r.wall_ms for r in runs["ip"]))
 
-measured = (status, addr, host, ip)
-times = {index: [] for index in measured}
-for index in measured:  # warm-up
-    run(commands[index])
-for round_index in range(rounds):  # each round in another order
-    shift = round_index % len(measured)
-    for index in measured[shift:] + measured[:shift]:
-        times[index].append(run(commands[index]))
-medians = {index: statistics.median(values) for index, values in times.items()}
-
-def verdict(ok):
-    return "met" if ok else "missed"
-
-print()
-print(f"against ip route get 127.0.0.1 ({rounds} alternating rounds; peak RSS, median of runs):")
-print(f"{'command':<24} {'instructions':>14} {'x ip':>6} {'median ms':>10} {'x ip':>6} {'peak RSS KiB':>13} {'x ip':>6}")
-for index in measured:
-    print(f"{names[index]:<24} {irs[index]:>14,} {irs[index] / irs[ip]:>6.2f} {medians[index]:>10.3f}"
-          f" {medians[index] / medians[ip]:>6.2f} {rsses[index]:>13,} {rsses[index] / rsses[ip]:>6.2f}")
+report.line()
+report.line(f"against ip route get 127.0.0.1 (wall: {rounds} ABBA pairs each, paired ratio; peak RSS, median of runs):")
+report.line(f"{'command':<24} {'instructions':>14} {'x ip':>6} {'median ms':>10} {'x ip (95% interval)':>24} {'peak RSS KiB':>13} {'x ip':>6}")
+for index in (status, addr, host):
+    ratio, median, _ = walls[index]
+    report.line(f"{names[index]:<24} {irs[index]:>14,} {irs[index] / irs[ip]:>6.2f} {median:>10.3f}"
+                f" {ratio.estimate:>8.2f} ({ratio.low:.2f} to {ratio.high:.2f}) {rsses[index]:>13,} {rsses[index] / rsses[ip]:>6.2f}")
+report.line(f"{names[ip]:<24} {irs[ip]:>14,} {1:>6.2f} {walls[status][2]:>10.3f} {'':>24} {rsses[ip]:>13,} {1:>6.2f}")
 for index in (status, addr, host):
     ratio = irs[index] / irs[ip]
-    print(f"target: {names[index]} instructions <= 2 x ip route get: {ratio:.2f} x: {verdict(ratio <= 2)}")
+    report.target(f"{names[index]} instructions <= 2 x ip route get", ratio <= 2, f"{ratio:.2f} x")
 for index in (status, addr, host):
-    ratio = medians[index] / medians[ip]
-    print(f"target: {names[index]} median wall time <= 1.5 x ip route get: {ratio:.2f} x: {verdict(ratio <= 1.5)}")
+    ratio = walls[index][0]
+    report.target(f"{names[index]} wall time <= 1.5 x ip route get", benchlib.at_most(ratio, 1.5), f"ratio at most {ratio.high:.2f}")
 ratio = rsses[status] / rsses[ip]
-print(f"target: reach status peak RSS <= 2.5 x ip route get: {rsses[status] / 1024:.1f} MiB,"
-      f" {ratio:.2f} x: {verdict(ratio <= 2.5)}")
+report.target("reach status peak RSS <= 2.5 x ip route get", ratio <= 2.5, f"{rsses[status] / 1024:.1f} MiB, {ratio:.2f} x")
 size, stripped_size = os.path.getsize(binary), os.path.getsize(stripped)
-print(f"binary: {stripped_size / 1e6:.1f} MB stripped, as make install leaves it ({size / 1e6:.1f} MB as built)")
+report.line(f"binary: {stripped_size / 1e6:.1f} MB stripped, as make install leaves it ({size / 1e6:.1f} MB as built)")
+sys.exit(report.finish())
 PYTHON
 for note in "${notes[@]}"; do echo "note: $note"; done
+exit "$status"

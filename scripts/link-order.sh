@@ -5,7 +5,7 @@
 # Why: the kernel maps a file-backed page fault 64 KiB at a time ("fault-around"), so a
 # start-up that calls 1,500 functions spread over 10 MB of .text makes about 80 of those
 # windows resident, 5 MiB of a `reach status` peak RSS. Laid out together, the same
-# functions fill a few windows (docs/BENCHMARKS.md, "Footprint").
+# functions fill a few windows (docs/PERFORMANCE-NOTES.md, "Footprint").
 #
 # The same for the data a run reads: the Swift runtime's scans of conformance records read
 # type and conformance descriptors spread over 1.8 MB of .rodata.

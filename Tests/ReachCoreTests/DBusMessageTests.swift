@@ -138,10 +138,21 @@ final class DBusMessageTests: XCTestCase {
             for length in 0..<bytes.count {
                 XCTAssertThrowsError(try DBusMessage.parse(Array(bytes[0..<length])), "\(name) cut to \(length)")
             }
+            let original = try? DBusMessage.parse(bytes)
+            XCTAssertNotNil(original, name)
             for offset in 0..<bytes.count {
                 var damaged = bytes
                 damaged[offset] ^= 0xff
-                _ = try? DBusMessage.parse(damaged)
+                // Either an error that names an offset inside the bytes, or another message:
+                // no byte of a message is without meaning, and none is read out of bounds.
+                let parsed: DBusMessage
+                do {
+                    parsed = try DBusMessage.parse(damaged)
+                } catch {  // parse throws ParseError only (typed throws)
+                    XCTAssertLessThanOrEqual(error.offset, bytes.count, "\(name): byte \(offset) flipped: \(error)")
+                    continue
+                }
+                XCTAssertNotEqual(parsed, original, "\(name): byte \(offset) flipped, the same message")
             }
         }
     }
@@ -167,12 +178,12 @@ final class DBusMessageTests: XCTestCase {
             05 01 7500 01000000  08 01 6700 01 7500  ff
             01000000
             """)?.offset, 31)
-        // An unknown type code in the body's signature.
-        XCTAssertNotNil(failure("""
+        // An unknown type code in the body's signature: the signature field's value, at 28.
+        XCTAssertEqual(failure("""
             6c 02 00 01  04000000  01000000  0f000000
             05 01 7500 01000000  08 01 6700 01 7a00  00
             01000000
-            """))
+            """)?.offset, 28)
         // An array that says it is longer than the body.
         XCTAssertEqual(failure("""
             6c 02 00 01  08000000  01000000  10000000

@@ -46,7 +46,7 @@ final class ExporterOptionsTests: XCTestCase {
         XCTAssertEqual(message(["--header-timeout", "-1s"]), "--header-timeout: '-1s' is not a positive duration (5, 1.5s, 300ms)")
         XCTAssertEqual(message(["--bogus"]), "unknown option '--bogus'")
         XCTAssertEqual(message(["extra"]), "unexpected argument 'extra'")
-        XCTAssertNotNil(message(["--probe", "ftp:x"]))
+        XCTAssertEqual(message(["--probe", "ftp:x"]), "--probe: probe 'ftp:x' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH")
         for arguments in [["--listen", "\n"], ["--allow", "a\nb"], ["x\ny"]] {
             XCTAssertFalse(message(arguments)?.contains("\n") ?? true, "\(arguments)")
         }

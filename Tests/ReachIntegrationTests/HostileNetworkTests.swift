@@ -75,12 +75,9 @@ final class HostileNetworkTests: NamespaceTestCase {
         }
     }
 
-    /// The JSON events of this kind in a `reach ping --json` log.
-    private static func events(_ log: String, _ kind: String) -> [[String: Any]] {
-        log.split(separator: "\n").compactMap { line in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }
-            return object["event"] as? String == kind ? object : nil
-        }
+    /// The JSON events of this kind in a `reach ping --json` log (a line that does not parse fails).
+    private static func events(_ log: String, _ kind: String, file: StaticString = #filePath, line: UInt = #line) -> [[String: Any]] {
+        JSONLines.events(log, kind, file: file, line: line)
     }
 
     // MARK: - HTTP

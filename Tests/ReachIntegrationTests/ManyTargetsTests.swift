@@ -88,7 +88,7 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertEqual(document.results[0].paths.map(\.address), ["198.18.1.2"])
         XCTAssertEqual(document.results[0].paths.first?.gateway, "198.18.0.1")
         XCTAssertEqual(document.results[0].paths.first?.link?.name, "v0")
-        XCTAssertNotNil(document.results[1].resolverError)
+        XCTAssertEqual(document.results[1].resolverError, "Name or service not known")
         XCTAssertEqual(document.results[1].paths, [])
         XCTAssertEqual(document.results[2].paths.map(\.reason), ["unreachable_route"])
         // One target is exactly today's document, not an envelope.

@@ -236,7 +236,8 @@ final class WatchTests: WatchTestCase {
         let before = try watch.voluntaryContextSwitches()
         sleep(3)
         let after = try watch.voluntaryContextSwitches()
-        XCTAssertLessThanOrEqual(after - before, 2, "voluntary context switches over 3 idle seconds")
+        // None: reach sleeps in one poll until a netlink message comes, and none comes here.
+        XCTAssertEqual(after - before, 0, "voluntary context switches over 3 idle seconds")
     }
 }
 
@@ -348,7 +349,7 @@ final class WatchSeveralTargetsTests: WatchTestCase {
         usleep(300_000)
         let before = try watch.voluntaryContextSwitches()
         sleep(2)
-        XCTAssertLessThanOrEqual(try watch.voluntaryContextSwitches() - before, 2, "no wake-ups while idle")
+        XCTAssertEqual(try watch.voluntaryContextSwitches() - before, 0, "no wake-ups while idle")
         XCTAssertNil(watch.waitForExit(timeout: 0.1), "still waiting for the third target")
         try namespace.ip(words: "route add default via 198.18.0.1")
         XCTAssertEqual(watch.waitForExit(timeout: 2), 0, "all three reachable")

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import TestSupport
 import XCTest
 
 @testable import ReachSystem
@@ -23,7 +24,7 @@ final class OutputChannelTests: XCTestCase {
 
     func testAFullDeviceIsAFailure() throws {
         let full = open("/dev/full", O_WRONLY)
-        try XCTSkipIf(full < 0, "no /dev/full")
+        if full < 0 { try ContinuousIntegration.cannotRun("no /dev/full") }
         defer { close(full) }
         let channel = OutputChannel(fileDescriptor: full)
         channel.write("a line\n")
