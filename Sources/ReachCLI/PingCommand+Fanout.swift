@@ -37,7 +37,7 @@ extension PingOptions {
                 literals.append(nil)
             }
         }
-        Capabilities.limitToNetRaw()
+        try Capabilities.limitToNetRaw()
         if !Capabilities.netRawPermitted && configuration.intervalNanoseconds < PingSettings.minimumUserInterval {
             throw PermissionError(
                 "cannot use -i below 0.002 s: CAP_NET_RAW is not permitted (setcap cap_net_raw+p on the reach binary, or run as root)")
@@ -75,7 +75,7 @@ extension PingOptions {
         let families = AddressFamily.allCases.filter { family in addresses.contains { $0.family == family } }
         for family in families { try settings.check(for: family) }
         let sockets = try settings.opening { try ICMPSocketGroup(families: families, options: settings.socketOptions) }
-        Capabilities.dropAll()
+        try Capabilities.dropAll()
         InterruptSignal.install(writingTo: sockets.interruptionDescriptor)
         CurrentProcess.tightenTimerSlack()
         let engine = FanoutPingEngine(

@@ -165,7 +165,7 @@ struct PingOptions: Equatable {
     private func executeOne(host: String) throws -> ExitStatus {
         let settings = try PingSettings(self)
         // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
-        Capabilities.limitToNetRaw()
+        try Capabilities.limitToNetRaw()
         let privileged = Capabilities.netRawPermitted
         if !privileged && (flood || settings.configuration.intervalNanoseconds < PingSettings.minimumUserInterval) {
             throw PermissionError(
@@ -179,7 +179,7 @@ struct PingOptions: Equatable {
         }
         try settings.check(for: address.family)
         let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
-        Capabilities.dropAll()
+        try Capabilities.dropAll()
         return run(host: host, address: address, socket: socket, settings: settings)
     }
 

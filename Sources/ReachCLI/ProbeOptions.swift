@@ -43,9 +43,9 @@ struct ProbeOptions: Equatable {
     /// (NetworkProbeRunner.dropsCapabilities), this one as soon as the probes' threads are started.
     func check(_ checker: ConnectivityChecker, routeUsable: Bool) throws -> ConnectivityReport {
         let usesICMP = checker.usesICMP
-        if usesICMP { Capabilities.limitToNetRaw() }
-        defer { if usesICMP { Capabilities.dropAll() } }
-        return try checker.check(routeUsable: routeUsable, started: { if usesICMP { Capabilities.dropAll() } })
+        guard usesICMP else { return try checker.check(routeUsable: routeUsable) }
+        try Capabilities.limitToNetRaw()
+        return try checker.check(routeUsable: routeUsable, started: { try Capabilities.dropAll() })
     }
 
     /// The checker for the `--probe` options, nil when none is given. The other two options

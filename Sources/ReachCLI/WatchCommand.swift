@@ -169,7 +169,7 @@ struct WatchOptions: Equatable {
             evaluator: try path.makeEvaluator(linkFacts: linkFacts), events: events)
         // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
         // effective but around socket()) for as long as the watch runs; the rest goes now.
-        if checker?.usesICMP == true { Capabilities.limitToNetRaw() }
+        if checker?.usesICMP == true { try Capabilities.limitToNetRaw() }
         let renderer = WatchRenderer(report: output.renderer)
         // --textfile: the file is replaced whole (written beside it, fsync'd, renamed over it)
         // with each event the watch reports, and at no other time.

@@ -273,14 +273,21 @@ public final class ICMPSocket {
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted
         // syscall per echo in a flood; if more are queued the next poll returns at once.
         if entries.0.revents & Int16(POLLIN) != 0 { _ = try receiveDatagram(deliver) }
-        if entries.1.revents & Int16(POLLIN) != 0 { readInterruptions(deliver) }
+        if entries.1.revents & Int16(POLLIN) != 0 { try readInterruptions(deliver) }
     }
 
     /// Status requests (SIGQUIT) first, then a stop (SIGINT, interrupt()) if one came.
-    func readInterruptions(_ deliver: (TransportInput) -> Void) {
+    /// EAGAIN is nothing to read (another wait took the bytes first); any other error would
+    /// leave Ctrl-C unseen, so it ends the run.
+    func readInterruptions(_ deliver: (TransportInput) -> Void) throws(SystemCallError) {
         var bytes = [UInt8](repeating: 0, count: 64)
-        let count = bytes.withUnsafeMutableBytes { System.read(interruption.read, into: $0) }
-        let received = bytes.prefix(max((try? count.get()) ?? 0, 0))
+        let count: Int
+        switch bytes.withUnsafeMutableBytes({ System.read(interruption.read, into: $0) }) {
+        case .success(let read): count = read
+        case .failure(let errno) where errno == .wouldBlock: count = 0
+        case .failure(let errno): throw SystemCallError("read", errno)
+        }
+        let received = bytes.prefix(count)
         let status = InterruptSignal.Byte.status.rawValue
         if received.contains(status) { deliver(.statusRequested) }
         if received.contains(where: { $0 != status }) { deliver(.interrupted) }

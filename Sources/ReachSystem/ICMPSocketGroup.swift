@@ -57,6 +57,6 @@ public final class ICMPSocketGroup {
                 }
             }
         }
-        if entries[sockets.count].revents & Int16(POLLIN) != 0 { sockets[0].readInterruptions { deliver(sockets[0].family, $0) } }
+        if entries[sockets.count].revents & Int16(POLLIN) != 0 { try sockets[0].readInterruptions { deliver(sockets[0].family, $0) } }
     }
 }

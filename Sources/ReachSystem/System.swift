@@ -161,9 +161,9 @@ enum System {
         Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// The entries of a directory but `.` and `..` (opendir(3), readdir(3)); 0 when it cannot be read.
-    static func countDirectoryEntries(_ path: String) -> Int {
-        guard let directory = opendir(path) else { return 0 }
+    /// The entries of a directory but `.` and `..` (opendir(3), readdir(3)); nil when it cannot be read.
+    static func countDirectoryEntries(_ path: String) -> Int? {
+        guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var count = 0
         while let entry = readdir(directory) {

@@ -6,9 +6,10 @@ import ReachCore
 import ReachExporter
 import ReachSystem
 
-/// reach-exporter: exit 0 on SIGINT/SIGTERM, 64 for a wrong command line, 78 for a
-/// configuration file that cannot be used (sysexits.h EX_USAGE, EX_CONFIG), 1 when the
-/// server cannot start or the kernel's events stop.
+/// reach-exporter: exit 0 on SIGINT/SIGTERM, 64 for a wrong command line, 71 when the
+/// capability set cannot be narrowed, 78 for a configuration file that cannot be used
+/// (sysexits.h EX_USAGE, EX_OSERR, EX_CONFIG), 1 when the server cannot start or the
+/// kernel's events stop.
 func fail(_ message: String, status: Int32) -> Never {
     OutputChannel.standardError.write("reach-exporter: \(message)\n")
     CurrentProcess.exit(status: status)
@@ -45,8 +46,13 @@ if let path = options.configPath {
 
 // ICMP probes open their sockets as `reach ping` does (iputils ping_common.c): only
 // CAP_NET_RAW kept permitted, raised around socket(). Set before any thread starts, so
-// every thread inherits it (capabilities are per thread).
-Capabilities.limitToNetRaw()
+// every thread inherits it (capabilities are per thread). If that cannot be done, the
+// exporter does not start with more than it should hold (EX_OSERR, as reach does).
+do {
+    try Capabilities.limitToNetRaw()
+} catch {
+    fail("system failure: \(error)", status: 71)
+}
 
 let live = LiveInternetState(probing: !options.probes.isEmpty)
 let watchProbing = options.probes.isEmpty

@@ -162,6 +162,66 @@ final class PrivilegeTests: NamespaceTestCase {
         }
     }
 
+    /// A capability change the kernel refuses stops the run, as iputils ping_common.c stops
+    /// (`ping: cap_set_proc: Operation not permitted`): reach says which call failed, exits 71
+    /// (EX_OSERR) and sends nothing. The refusal is injected by strace (`inject=capset:error=`,
+    /// strace(1)): first on the narrowing at start, then on the final drop, whose position is
+    /// counted in an untouched run of the same command.
+    func testACapabilityChangeTheKernelRefusesStopsTheRun() throws {
+        let commands: [[String]] = [
+            ["ping", "-c", "1", "198.18.1.2"],
+            ["ping", "-c", "1", "198.18.1.2", "198.18.1.3"],
+            ["status", "--probe", "icmp:198.18.1.2", "--probe-timeout", "2s"],
+            ["watch", "--probe", "icmp:198.18.1.2", "--timeout", "1s"],
+        ]
+        let refusal = "reach: system failure: cap_set_proc: Operation not permitted\n"
+        for arguments in commands {
+            let shown = arguments.joined(separator: " ")
+            let first = try refusingCapset(at: "1", [ReachBinary.path] + arguments)
+            XCTAssertEqual(first.status, 71, "\(shown), the first capset refused\n\(first)")
+            XCTAssertEqual(first.stderr, refusal, shown)
+            XCTAssertEqual(first.stdout, "", "\(shown): nothing half-written")
+        }
+        // The main thread's last change, the drop once the ICMP sockets are open.
+        for arguments in commands.prefix(3) {
+            let shown = arguments.joined(separator: " ")
+            let count = try capsetCount([ReachBinary.path] + arguments)
+            XCTAssertGreaterThanOrEqual(count, 2, "\(shown): narrowed, then dropped")
+            let last = try refusingCapset(at: String(count), [ReachBinary.path] + arguments)
+            XCTAssertEqual(last.status, 71, "\(shown), capset \(count) of \(count) refused\n\(last)")
+            XCTAssertTrue(last.stderr.hasSuffix(refusal), "\(shown): \(last.stderr)")
+        }
+        // iputils beside it, under the same refusal.
+        let iputils = try refusingCapset(at: "1", ["ping", "-c", "1", "198.18.1.2"])
+        XCTAssertNotEqual(iputils.status, 0, "\(iputils)")
+        XCTAssertTrue(iputils.stderr.contains("cap_set_proc: Operation not permitted"), "\(iputils)")
+        // The exporter narrows its set before it listens: refused, it does not start.
+        let exporter = URL(fileURLWithPath: ReachBinary.path).deletingLastPathComponent().appendingPathComponent("reach-exporter").path
+        let started = try refusingCapset(at: "1", [exporter, "--listen", "127.0.0.1:0", "--allow", "127.0.0.1"])
+        XCTAssertEqual(started.status, 71, "\(started)")
+        XCTAssertEqual(started.stderr, "reach-exporter: system failure: cap_set_proc: Operation not permitted\n")
+    }
+
+    /// Runs `command` in the client namespace with capset call number `when` (strace's
+    /// syntax: "1", "3") failing with EPERM.
+    private func refusingCapset(at when: String, _ command: [String]) throws -> CommandResult {
+        try net.client.exec(
+            ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=capset", "-e", "inject=capset:error=EPERM:when=\(when)"]
+                + command, timeout: 20)
+    }
+
+    /// How many capset calls the main thread of `command` makes when none is refused (strace
+    /// counts injections per thread; each probe thread drops its own set).
+    private func capsetCount(_ command: [String]) throws -> Int {
+        let trace = lab.directory + "/capset-count.txt"
+        let result = try net.client.exec(["strace", "-f", "-qq", "-o", trace, "-e", "trace=capset"] + command, timeout: 20)
+        XCTAssertFalse(result.timedOut, "\(result)")
+        let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        let pid = { (line: Substring) in line.split(separator: " ").first }
+        guard let main = lines.first.flatMap(pid) else { return 0 }
+        return lines.filter { pid($0) == main && $0.contains("capset(") }.count
+    }
+
     /// Reads CapInh/CapPrm/CapEff/CapAmb of every thread once reach runs (setpriv and
     /// `ip netns exec` exec in place) and has had `settle` seconds to open its sockets.
     private func capabilitiesWhileRunning(_ pid: pid_t, settle: Double) throws -> [String: [String]] {

@@ -30,9 +30,9 @@ public struct ConnectivityChecker: Sendable {
     /// Probes only when a route is usable: with none, the state is `none` and no packet leaves.
     /// `started` runs on the calling thread once every probe's thread has started (the command
     /// line drops its capabilities there), or at once when no probe runs.
-    public func check(routeUsable: Bool, started: () -> Void = {}) throws -> ConnectivityReport {
+    public func check(routeUsable: Bool, started: () throws -> Void = {}) throws -> ConnectivityReport {
         guard routeUsable else {
-            started()
+            try started()
             return ConnectivityReport(state: .none, probes: [])
         }
         let start = SystemClock.monotonicMilliseconds()
@@ -41,7 +41,7 @@ public struct ConnectivityChecker: Sendable {
         let jobs = try specs.map { spec in
             try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
         }
-        started()
+        try started()
         // Each probe keeps its own deadline; the margin only covers a probe stuck in a
         // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
         let results = try zip(specs, jobs).map { spec, job in

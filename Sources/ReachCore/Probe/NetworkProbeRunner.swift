@@ -34,7 +34,7 @@ public struct NetworkProbeRunner: ProbeRunner {
         // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
         // (a resolver's answer, a reply, a hostile HTTP response on another probe's thread).
         let sockets = ICMPSockets(for: spec, family: family)
-        if dropsCapabilities { Capabilities.dropAll() }
+        if dropsCapabilities { try Capabilities.dropAll() }
         let address: IPAddress
         switch try resolve(spec.host, deadline: deadline) {
         case .success(let resolved): address = resolved
