@@ -8,6 +8,8 @@ enum JSONValue: Equatable {
     case string(String)
     case array([JSONValue])
     case object([(String, JSONValue)])
+    /// A value already written as JSON (by `JSONWriter`).
+    case raw(String)
 
     static func == (lhs: JSONValue, rhs: JSONValue) -> Bool { lhs.serialized() == rhs.serialized() }
 
@@ -19,13 +21,15 @@ enum JSONValue: Equatable {
         return output
     }
 
-    private func write(to output: inout String) {
+    /// Appends the value to `output` (a list's documents go into one string).
+    func write(to output: inout String) {
         switch self {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .number(let value): output += value.isFinite ? String(value) : "null"
         case .string(let value): Self.writeString(value, to: &output)
+        case .raw(let text): output += text
         case .array(let values):
             output += "["
             for (index, value) in values.enumerated() {
@@ -45,7 +49,7 @@ enum JSONValue: Equatable {
         }
     }
 
-    private static func writeString(_ value: String, to output: inout String) {
+    static func writeString(_ value: String, to output: inout String) {
         output += "\""
         // Most strings need no escape: append them whole (scalar by scalar cost 4 K
         // instructions a string, a third of what `reach status --json` adds to start-up).
@@ -68,5 +72,84 @@ enum JSONValue: Equatable {
             }
         }
         output += "\""
+    }
+}
+
+/// Writes JSON straight into a string, for documents written by the thousand (a list's
+/// reports): no tree of values is built first. A value after another at the same level is
+/// preceded by a comma, so objects written one after another form an array's elements.
+struct JSONWriter {
+    var output = ""
+    private var needsComma = false
+
+    init(output: String = "") { self.output = output }
+
+    /// What comes next follows a value written before (by another writer).
+    mutating func continueAfterValue() { needsComma = true }
+
+    private mutating func separate() {
+        if needsComma { output += "," }
+        needsComma = true
+    }
+
+    mutating func beginObject() {
+        separate()
+        output += "{"
+        needsComma = false
+    }
+
+    mutating func endObject() {
+        output += "}"
+        needsComma = true
+    }
+
+    mutating func beginArray() {
+        separate()
+        output += "["
+        needsComma = false
+    }
+
+    mutating func endArray() {
+        output += "]"
+        needsComma = true
+    }
+
+    /// A member's key; its value follows.
+    mutating func key(_ name: String) {
+        separate()
+        JSONValue.writeString(name, to: &output)
+        output += ":"
+        needsComma = false
+    }
+
+    mutating func string(_ value: String) {
+        separate()
+        JSONValue.writeString(value, to: &output)
+    }
+
+    mutating func string(_ value: String?) {
+        guard let value else { return null() }
+        string(value)
+    }
+
+    mutating func bool(_ value: Bool) {
+        separate()
+        output += value ? "true" : "false"
+    }
+
+    mutating func int(_ value: Int64) {
+        separate()
+        output += String(value)
+    }
+
+    mutating func null() {
+        separate()
+        output += "null"
+    }
+
+    /// A value built as a tree (the rare parts: probes, cellular facts).
+    mutating func value(_ value: JSONValue) {
+        separate()
+        value.write(to: &output)
     }
 }
