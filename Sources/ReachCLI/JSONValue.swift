@@ -75,56 +75,74 @@ enum JSONValue: Equatable {
     }
 }
 
-/// Writes JSON straight into a string, for documents written by the thousand (a list's
-/// reports): no tree of values is built first. A value after another at the same level is
-/// preceded by a comma, so objects written one after another form an array's elements.
+/// Writes JSON straight into UTF-8 bytes, for documents written by the thousand (a list's
+/// reports): no tree of values is built first, and no String grown piece by piece (perf
+/// showed String's append as the cost of a long list's JSON). A value after another at the
+/// same level is preceded by a comma, so objects written one after another form an array's
+/// elements.
 struct JSONWriter {
-    var output = ""
+    var bytes: [UInt8] = []
     private var needsComma = false
 
-    init(output: String = "") { self.output = output }
+    init(_ start: String = "") { bytes += start.utf8 }
+
+    /// The bytes written, as text.
+    var output: String { String(decoding: bytes, as: UTF8.self) }
 
     /// What comes next follows a value written before (by another writer).
     mutating func continueAfterValue() { needsComma = true }
 
     private mutating func separate() {
-        if needsComma { output += "," }
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
         needsComma = true
     }
 
     mutating func beginObject() {
         separate()
-        output += "{"
+        bytes.append(UInt8(ascii: "{"))
         needsComma = false
     }
 
     mutating func endObject() {
-        output += "}"
+        bytes.append(UInt8(ascii: "}"))
         needsComma = true
     }
 
     mutating func beginArray() {
         separate()
-        output += "["
+        bytes.append(UInt8(ascii: "["))
         needsComma = false
     }
 
     mutating func endArray() {
-        output += "]"
+        bytes.append(UInt8(ascii: "]"))
         needsComma = true
     }
 
     /// A member's key; its value follows.
     mutating func key(_ name: String) {
         separate()
-        JSONValue.writeString(name, to: &output)
-        output += ":"
+        append(quoted: name)
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     mutating func string(_ value: String) {
         separate()
-        JSONValue.writeString(value, to: &output)
+        append(quoted: value)
+    }
+
+    /// A string in quotes; escaped by JSONValue's rules when it needs to be.
+    private mutating func append(quoted value: String) {
+        if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+            var escaped = ""
+            JSONValue.writeString(value, to: &escaped)
+            bytes += escaped.utf8
+        } else {
+            bytes.append(UInt8(ascii: "\""))
+            bytes += value.utf8
+            bytes.append(UInt8(ascii: "\""))
+        }
     }
 
     mutating func string(_ value: String?) {
@@ -134,22 +152,22 @@ struct JSONWriter {
 
     mutating func bool(_ value: Bool) {
         separate()
-        output += value ? "true" : "false"
+        bytes += (value ? "true" : "false").utf8
     }
 
     mutating func int(_ value: Int64) {
         separate()
-        output += String(value)
+        bytes += String(value).utf8
     }
 
     mutating func null() {
         separate()
-        output += "null"
+        bytes += "null".utf8
     }
 
     /// A value built as a tree (the rare parts: probes, cellular facts).
     mutating func value(_ value: JSONValue) {
         separate()
-        value.write(to: &output)
+        bytes += value.serialized().utf8
     }
 }

@@ -27,7 +27,7 @@ struct ReportStream {
     mutating func write(_ reports: [ReachabilityReport]) {
         // Each document follows the one before with a comma: the writer's state carries over.
         let header = "{\"schema\":\(jsonSchemaVersion),\"command\":\"\(command)\",\"results\":["
-        var writer = JSONWriter(output: started || !output.json ? "" : header)
+        var writer = JSONWriter(started || !output.json ? "" : header)
         if started { writer.continueAfterValue() }
         for report in reports {
             let status = ExitStatus.of(report)
@@ -36,11 +36,11 @@ struct ReportStream {
             if output.json {
                 renderer.write(report, command: command, to: &writer)
             } else {
-                writer.output += renderer.text(report)
+                writer.bytes += renderer.text(report).utf8
             }
             started = true
         }
-        OutputChannel.standard.write(writer.output)
+        OutputChannel.standard.write(bytes: writer.bytes)
     }
 
     /// The exit status over all targets (`ExitStatus.combining`).
