@@ -31,7 +31,11 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
     /// The verdict over several targets: 0 when all are reachable (with `any`, when one is),
     /// else 2 when a name did not resolve, else 1.
     static func of(_ reports: [ReachabilityReport], any: Bool) -> ExitStatus {
-        let statuses = reports.map { ExitStatus.of($0) }
+        combining(reports.map { ExitStatus.of($0) }, any: any)
+    }
+
+    /// The same from the targets' own statuses (each once is enough).
+    static func combining(_ statuses: [ExitStatus], any: Bool) -> ExitStatus {
         let succeeded = any ? statuses.contains(.success) : statuses.allSatisfy { $0 == .success }
         if succeeded { return .success }
         return statuses.contains(.nameNotResolved) ? .nameNotResolved : .notReachable

@@ -61,26 +61,6 @@ struct OutputOptions: Equatable {
         }
         return .of(report)
     }
-
-    /// Several targets' reports: their lines in order, or one JSON document whose
-    /// `reachable` is what the exit status says, with each target's own document in `results`.
-    func emit(_ reports: [ReachabilityReport], command: String, any: Bool) -> ExitStatus {
-        let status = ExitStatus.of(reports, any: any)
-        guard !quiet else { return status }
-        if json {
-            let document: JSONValue = .object([
-                ("schema", .int(jsonSchemaVersion)),
-                ("command", .string(command)),
-                ("reachable", .bool(status == .success)),
-                ("results", .array(reports.map { renderer.json($0, command: command) })),
-            ])
-            OutputChannel.standard.write(document.serialized() + "\n")
-        } else {
-            let renderer = renderer
-            for report in reports { OutputChannel.standard.write(renderer.text(report)) }
-        }
-        return status
-    }
 }
 
 /// -4 / -6, --no-cellular and --no-expensive: ArgumentParser's copy of PathOptions.commandLine.
@@ -162,10 +142,18 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
     )
 
     @OptionGroup var path: PathArguments
+
+    @Option(name: .customLong("reference"), help: ArgumentHelp(
+        "Look this address up for its family instead of 8.8.8.8 or 2001:4860:4860::8888 (one per family).",
+        valueName: "address"))
+    var references: [String] = []
+
     @OptionGroup var probes: ProbeArguments
     @OptionGroup var output: OutputArguments
 
-    var options: StatusOptions { StatusOptions(path: path.options, probes: probes.options, output: output.options) }
+    var options: StatusOptions {
+        StatusOptions(path: path.options, references: references, probes: probes.options, output: output.options)
+    }
 
     func execute() throws -> ExitStatus {
         try options.execute()
@@ -175,18 +163,41 @@ struct StatusCommand: ParsableCommand, ReachRunnable {
 /// `reach status`'s command line as plain values, and the run.
 struct StatusOptions: Equatable {
     var path = PathOptions()
+    var references: [String] = []
     var probes = ProbeOptions()
     var output = OutputOptions()
 
     static let commandLine = CommandLineDeclaration<StatusOptions>(
         operand: .none,
-        options: PathOptions.commandLine { $1(&$0.path) } + ProbeOptions.commandLine { $1(&$0.probes) }
-            + OutputOptions.commandLine { $1(&$0.output) })
+        options: PathOptions.commandLine { $1(&$0.path) } + [.values(long: "reference", .next) { $0.references.append($1) }]
+            + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
+
+    /// The reference addresses, one per family at most, each of a family that is evaluated.
+    func referenceAddresses() throws -> [IPAddress] {
+        var addresses: [IPAddress] = []
+        for text in references {
+            let address = try TargetArgument.address(text)
+            if addresses.contains(where: { $0.family == address.family }) {
+                let shown = PrintableText.escaped(text)
+                throw UsageError("--reference: one address per family, and '\(shown)' is the second \(address.family.label) one")
+            }
+            if !path.families.isEmpty && !path.families.contains(address.family) {
+                let evaluated = path.singleFamily?.label ?? ""
+                throw UsageError("--reference \(address) is \(address.family.label), and only \(evaluated) is evaluated")
+            }
+            addresses.append(address)
+        }
+        return addresses
+    }
 
     func execute() throws -> ExitStatus {
         // Bad probe specs are usage errors before anything is looked up or sent.
         let checker = try probes.makeChecker(family: path.singleFamily)
-        var report = try path.makeEvaluator().evaluateInternet(families: path.families)
+        let references = try referenceAddresses()
+        var evaluator = try path.makeEvaluator()
+        evaluator.references = references
+        OutputChannel.standard.gatherBlocksUnlessTerminal()
+        var report = try evaluator.evaluateInternet(families: path.families)
         if let checker {
             report.attach(try probes.check(checker, routeUsable: report.isReachable))
         }
@@ -209,10 +220,12 @@ struct AddrCommand: ParsableCommand, ReachRunnable {
 
     @OptionGroup var targets: TargetListArguments
     @OptionGroup var path: PathArguments
+    @OptionGroup var selectors: RouteSelectorArguments
     @OptionGroup var output: OutputArguments
 
     var options: AddrOptions {
-        AddrOptions(addresses: addresses, targets: targets.options, path: path.options, output: output.options)
+        AddrOptions(
+            addresses: addresses, targets: targets.options, path: path.options, selectors: selectors.options, output: output.options)
     }
 
     func execute() throws -> ExitStatus {
@@ -225,23 +238,44 @@ struct AddrOptions: Equatable {
     var addresses: [String] = []
     var targets = TargetListOptions()
     var path = PathOptions()
+    var selectors = RouteSelectorOptions()
     var output = OutputOptions()
 
     static let commandLine = CommandLineDeclaration<AddrOptions>(
         operand: .variadic { $0.addresses.append($1) },
         options: TargetListOptions.commandLine { $1(&$0.targets) } + PathOptions.commandLine { $1(&$0.path) }
-            + OutputOptions.commandLine { $1(&$0.output) })
+            + RouteSelectorOptions.commandLine { $1(&$0.selectors) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        // Every address checked before the first is looked up.
-        let parsed = try TargetList.gather(addresses, from: targets.file).map { text in
-            let target = try TargetArgument.address(text)
-            try path.check(target, written: text)
-            return target
+        let collected = try TargetList.gather(addresses, from: targets.file, limit: .stateless)
+        let texts = collected.texts
+        let chosen = try selectors.selectors()
+        // Every address checked before the first is looked up (a fault in the file names its
+        // line); parsed again part by part below, so a long list is never held as addresses
+        // and reports at once.
+        _ = try collected.map { _ = try address($0, selectors: chosen) }
+        var evaluator = try path.makeEvaluator()
+        evaluator.paths.selectors = chosen
+        OutputChannel.standard.gatherBlocksUnlessTerminal()
+        if texts.count == 1 {
+            return output.emit(try evaluator.evaluate(address: try address(texts[0], selectors: chosen)), command: "addr")
         }
-        let evaluator = try path.makeEvaluator()
-        if parsed.count == 1 { return output.emit(try evaluator.evaluate(address: parsed[0]), command: "addr") }
-        return output.emit(try evaluator.evaluate(addresses: parsed), command: "addr", any: targets.any)
+        evaluator = evaluator.sharingLinks()
+        var stream = ReportStream(output: output, command: "addr", any: targets.any)
+        var start = 0
+        while start < texts.count {
+            let part = texts[start..<min(start + ReportStream.partSize, texts.count)]
+            stream.write(try evaluator.evaluate(addresses: try part.map { try address($0, selectors: chosen) }))
+            start = part.endIndex
+        }
+        return stream.finish()
+    }
+
+    private func address(_ text: String, selectors: RouteSelectors) throws -> IPAddress {
+        let target = try TargetArgument.address(text)
+        try path.check(target, written: text)
+        try RouteSelectorOptions.check(target, against: selectors, written: text)
+        return target
     }
 }
 
@@ -295,19 +329,27 @@ struct HostOptions: Equatable {
             + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let hosts = try TargetList.gather(names, from: targets.file).map { name in
-            try TargetArgument.validateHostName(name)
-            return name
-        }
+        let collected = try TargetList.gather(names, from: targets.file, limit: .stateless)
+        _ = try collected.map(TargetArgument.validateHostName)
+        let hosts = collected.texts
         let limit = try DurationArgument.positive(timeout, option: "--timeout")
         let family = try path.family(for: "a host")
-        let evaluator = try path.makeEvaluator()
+        var evaluator = try path.makeEvaluator()
+        OutputChannel.standard.gatherBlocksUnlessTerminal()
         if hosts.count == 1 {
             let report = try evaluator.evaluate(host: hosts[0], family: family, timeoutMilliseconds: limit.pollTimeout)
             return output.emit(report, command: "host")
         }
-        let reports = try evaluator.evaluate(hosts: hosts, family: family, timeoutMilliseconds: limit.pollTimeout)
-        return output.emit(reports, command: "host", any: targets.any)
+        // The names resolved a part at a time, each part's together.
+        evaluator = evaluator.sharingLinks()
+        var stream = ReportStream(output: output, command: "host", any: targets.any)
+        var start = 0
+        while start < hosts.count {
+            let part = Array(hosts[start..<min(start + ReportStream.partSize, hosts.count)])
+            stream.write(try evaluator.evaluate(hosts: part, family: family, timeoutMilliseconds: limit.pollTimeout))
+            start += part.count
+        }
+        return stream.finish()
     }
 }
 

@@ -110,22 +110,39 @@ struct ReportRenderer {
     }
 
     func json(_ report: ReachabilityReport, command: String) -> JSONValue {
-        let target: JSONValue = switch report.subject {
-        case .internet: .null
-        case .host(let name): .string(name)
-        case .address(let address): .string(address.description)
+        var writer = JSONWriter()
+        write(report, command: command, to: &writer)
+        return .raw(writer.output)
+    }
+
+    /// The report's document, written straight into `writer` (a list writes thousands).
+    func write(_ report: ReachabilityReport, command: String, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("schema")
+        writer.int(jsonSchemaVersion)
+        writer.key("command")
+        writer.string(command)
+        writer.key("target")
+        switch report.subject {
+        case .internet: writer.null()
+        case .host(let name): writer.string(name)
+        case .address(let address): writer.string(address.description)
         }
-        return .object([
-            ("schema", .int(jsonSchemaVersion)),
-            ("command", .string(command)),
-            ("target", target),
-            ("reachable", .bool(report.isReachable)),
-            ("reason", .optional(report.reason?.rawValue)),
-            ("resolver_error", .optional(report.resolutionFailure)),
-            ("paths", .array(report.paths.map(json))),
-            ("connectivity", .optional(report.connectivity?.state.rawValue)),
-            ("probes", report.connectivity.map { .array($0.probes.map(json)) } ?? .null),
-        ])
+        writer.key("reachable")
+        writer.bool(report.isReachable)
+        writer.key("reason")
+        writer.string(report.reason?.rawValue)
+        writer.key("resolver_error")
+        writer.string(report.resolutionFailure)
+        writer.key("paths")
+        writer.beginArray()
+        for path in report.paths { write(path, to: &writer) }
+        writer.endArray()
+        writer.key("connectivity")
+        writer.string(report.connectivity?.state.rawValue)
+        writer.key("probes")
+        writer.value(report.connectivity.map { .array($0.probes.map(json)) } ?? .null)
+        writer.endObject()
     }
 
     func json(_ probe: ProbeResult) -> JSONValue {
@@ -140,16 +157,21 @@ struct ReportRenderer {
         ])
     }
 
-    func json(_ path: PathReport) -> JSONValue {
-        func json(_ link: LinkReport?) -> JSONValue {
-            guard let link else { return .null }
-            return .object([
-                ("name", .string(link.name)),
-                ("index", .int(Int64(link.index))),
-                ("kind", .string(link.kind.rawValue)),
-                ("operstate", .string(link.operState.description)),
-                ("cellular", json(link.cellular)),
-            ])
+    func write(_ path: PathReport, to writer: inout JSONWriter) {
+        func write(_ link: LinkReport?) {
+            guard let link else { return writer.null() }
+            writer.beginObject()
+            writer.key("name")
+            writer.string(link.name)
+            writer.key("index")
+            writer.int(Int64(link.index))
+            writer.key("kind")
+            writer.string(link.kind.rawValue)
+            writer.key("operstate")
+            writer.string(link.operState.description)
+            writer.key("cellular")
+            writer.value(json(link.cellular))
+            writer.endObject()
         }
         func json(_ cellular: CellularFacts?) -> JSONValue {
             guard let cellular else { return .null }
@@ -163,18 +185,31 @@ struct ReportRenderer {
                 ("modem_state", .optional(cellular.modemState?.name)),
             ])
         }
-        return .object([
-            ("address", .string(path.destination.description)),
-            ("family", .string(path.family.rawValue)),
-            ("reachable", .bool(path.isReachable)),
-            ("flags", .array(path.flags.names.map(JSONValue.string))),
-            ("flag_string", .string(path.flags.flagString)),
-            ("reason", .optional(path.reason?.rawValue)),
-            ("link", json(path.link)),
-            ("underlying_link", json(path.underlyingLink)),
-            ("gateway", .optional(path.gateway?.description)),
-            ("source", .optional(path.source?.description)),
-            ("expensive", .bool(path.expensive)),
-        ])
+        writer.beginObject()
+        writer.key("address")
+        writer.string(path.destination.description)
+        writer.key("family")
+        writer.string(path.family.rawValue)
+        writer.key("reachable")
+        writer.bool(path.isReachable)
+        writer.key("flags")
+        writer.beginArray()
+        for name in path.flags.names { writer.string(name) }
+        writer.endArray()
+        writer.key("flag_string")
+        writer.string(path.flags.flagString)
+        writer.key("reason")
+        writer.string(path.reason?.rawValue)
+        writer.key("link")
+        write(path.link)
+        writer.key("underlying_link")
+        write(path.underlyingLink)
+        writer.key("gateway")
+        writer.string(path.gateway?.description)
+        writer.key("source")
+        writer.string(path.source?.description)
+        writer.key("expensive")
+        writer.bool(path.expensive)
+        writer.endObject()
     }
 }

@@ -4,38 +4,52 @@ import ReachSystem
 /// standard input). One target a line; blank lines and `#` comments are skipped, as fping's
 /// `-f` skips them. Every fault is a usage error found before anything is looked up or sent.
 enum TargetList {
-    /// More targets than this in one run are refused: fping's `-g` limit, and what one ICMP
-    /// sequence space (16 bits) can tell apart.
+    /// More targets than this in one run are refused where each target holds state (a
+    /// socket, a sequence number): fping's `-g` limit, and what one ICMP sequence space
+    /// (16 bits) can tell apart.
     static let maximumTargets = 65_536
     /// A file longer than this cannot hold a valid list (65,536 lines of at most 253 bytes).
     static let maximumFileBytes = 17 * 1024 * 1024
+    /// Where a target holds no state (`addr` and `host` look one part of the list up after
+    /// another, as `ip -batch` takes any length), only the file's size is bounded.
+    static let maximumStatelessFileBytes = 256 * 1024 * 1024
+
+    /// How many targets a run takes: `maximumTargets`, or, for route lookups, any number.
+    enum Limit {
+        case stateful
+        case stateless
+    }
 
     /// The targets `operands` and `file` name, in that order; at least one, unless
     /// `allowingNone` (more come from elsewhere: ping's --generate).
-    static func collect(_ operands: [String], from file: String?, allowingNone: Bool = false) throws -> [String] {
-        try gather(operands, from: file, allowingNone: allowingNone).texts
+    static func collect(_ operands: [String], from file: String?, allowingNone: Bool = false, limit: Limit = .stateful) throws -> [String] {
+        try gather(operands, from: file, allowingNone: allowingNone, limit: limit).texts
     }
 
     /// The same targets, each with the line of the file it came from.
-    static func gather(_ operands: [String], from file: String?, allowingNone: Bool = false) throws -> Collected {
+    static func gather(
+        _ operands: [String], from file: String?, allowingNone: Bool = false, limit: Limit = .stateful
+    ) throws -> Collected {
         var collected = Collected(texts: operands)
+        let room = limit == .stateful ? maximumTargets : Int.max
         if let file {
             let name = file == "-" ? "standard input" : PrintableText.escaped(file)
             collected.source = name
-            switch FileContents.read(file, limit: maximumFileBytes) {
+            switch FileContents.read(file, limit: limit == .stateful ? maximumFileBytes : maximumStatelessFileBytes) {
             case .failure(let errno) where errno == .fileTooLarge:
-                throw UsageError("--targets-from \(name): more than \(maximumTargets) targets")
+                throw UsageError(limit == .stateful ? "--targets-from \(name): more than \(maximumTargets) targets"
+                    : "--targets-from \(name): larger than \(maximumStatelessFileBytes / 1024 / 1024) MiB")
             case .failure(let errno):
                 throw UsageError("--targets-from \(name): \(errno)")
             case .success(let bytes):
-                let found = try lines(bytes, source: name, room: maximumTargets - operands.count)
+                let found = try lines(bytes, source: name, room: room - min(room, operands.count))
                 if found.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
                 collected.texts += found.map(\.text)
                 collected.lineNumbers = found.map(\.line)
             }
         }
         guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
-        guard collected.texts.count <= maximumTargets else { throw UsageError("more than \(maximumTargets) targets") }
+        guard collected.texts.count <= room else { throw UsageError("more than \(maximumTargets) targets") }
         return collected
     }
 

@@ -11,11 +11,28 @@ enum AddressConversion {
     }
 
     static func text(of bytes: [UInt8], family: AddressFamily) -> String {
+        if family == .ipv4 && bytes.count == 4 { return dottedQuad(bytes) }
         var output = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let ok = bytes.withUnsafeBytes { raw in
             inet_ntop(family.kernelValue, raw.baseAddress, &output, socklen_t(output.count)) != nil
         }
         return ok ? string(fromNulTerminated: output) : "?"
+    }
+}
+
+extension AddressConversion {
+    /// An IPv4 address as inet_ntop writes it (four decimal numbers, no leading zeros),
+    /// without the sprintf glibc's inet_ntop4 formats it with: a list prints three a target.
+    static func dottedQuad(_ bytes: [UInt8]) -> String {
+        var text: [UInt8] = []
+        text.reserveCapacity(15)
+        for (index, byte) in bytes.enumerated() {
+            if index > 0 { text.append(UInt8(ascii: ".")) }
+            if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
+            if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
+            text.append(UInt8(ascii: "0") + byte % 10)
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }
 

@@ -54,6 +54,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// interface name or index. Pure: a named zone is kept as text with no index until
     /// `resolvingZone()` looks it up where the address is to be used.
     public static func parse(_ text: String) throws(ParseError) -> IPAddress {
+        // Most literals carry no zone: no split for them (a list parses thousands).
+        if !text.utf8.contains(UInt8(ascii: "%")) {
+            if let bytes = AddressConversion.bytes(ofLiteral: text, family: .ipv4) { return IPAddress(family: .ipv4, bytes: bytes)! }
+            guard let bytes = AddressConversion.bytes(ofLiteral: text, family: .ipv6) else { throw .notAnAddress }
+            return IPAddress(family: .ipv6, bytes: bytes)!
+        }
         let parts = text.split(separator: "%", maxSplits: 1, omittingEmptySubsequences: false)
         let literal = String(parts[0])
         if let bytes = AddressConversion.bytes(ofLiteral: literal, family: .ipv4) {

@@ -78,6 +78,54 @@ public final class NetlinkSocket {
         try receive(flags: 0)
     }
 
+    /// Datagrams a batch receives at most, and the room for each: a route lookup's answer is
+    /// built in at most NLMSG_GOODSIZE bytes (a page, net/ipv4/route.c inet_rtm_getroute),
+    /// so 8 KiB holds any of them whole.
+    public static let batchLimit = 64
+    static let batchSlotSize = 8192
+    private var batchBuffer: [UInt8] = []
+
+    /// Up to `batchLimit` datagrams in one system call: when `waiting`, blocks for the first,
+    /// then takes what is queued (recvmmsg(2) with MSG_WAITFORONE); otherwise takes what is
+    /// queued, none at all when nothing is. A datagram larger than a slot is
+    /// an error (EMSGSIZE), not a cut message; ENOBUFS says the kernel dropped answers
+    /// because the receive buffer was full (netlink(7)).
+    public func receiveBatch(waiting: Bool) throws(SystemCallError) -> [[UInt8]] {
+        let slots = Self.batchLimit
+        let slotSize = Self.batchSlotSize
+        if batchBuffer.count < slots * slotSize { batchBuffer = [UInt8](repeating: 0, count: slots * slotSize) }
+        var vectors = [iovec](repeating: iovec(), count: slots)
+        var headers = [creach_mmsghdr](repeating: creach_mmsghdr(), count: slots)
+        let descriptor = fileDescriptor
+        let received: Result<Int32, Errno> = batchBuffer.withUnsafeMutableBytes { buffer in
+            vectors.withUnsafeMutableBufferPointer { vectors in
+                headers.withUnsafeMutableBufferPointer { headers in
+                    for slot in 0..<slots {
+                        vectors[slot] = iovec(iov_base: buffer.baseAddress! + slot * slotSize, iov_len: slotSize)
+                        headers[slot].msg_hdr.msg_iov = vectors.baseAddress! + slot
+                        headers[slot].msg_hdr.msg_iovlen = 1
+                    }
+                    let flags = waiting ? Int32(CREACH_MSG_WAITFORONE) : Int32(MSG_DONTWAIT)
+                    return System.receiveMultiple(descriptor, headers.baseAddress!, count: slots, flags: flags)
+                }
+            }
+        }
+        let count: Int
+        switch received {
+        case .success(let value): count = Int(value)
+        case .failure(let errno) where errno == .wouldBlock && !waiting: return []
+        case .failure(let errno): throw SystemCallError("recvmmsg", errno)
+        }
+        var datagrams: [[UInt8]] = []
+        datagrams.reserveCapacity(count)
+        for slot in 0..<count {
+            if headers[slot].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 { throw SystemCallError("recvmmsg", Errno(rawValue: EMSGSIZE)) }
+            let start = slot * slotSize
+            datagrams.append(Array(batchBuffer[start..<(start + Int(headers[slot].msg_len))]))
+        }
+        return datagrams
+    }
+
     private func receive(flags: Int32) throws(SystemCallError) -> [UInt8] {
         // MSG_PEEK | MSG_TRUNC tells the full size first, so no message is ever cut.
         let size = try receiveInto(flags: Int32(MSG_PEEK | MSG_TRUNC) | flags)

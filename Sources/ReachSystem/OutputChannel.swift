@@ -46,10 +46,32 @@ public final class OutputChannel {
         }
     }
 
-    /// Queues text and writes it out at once: lines reach a pipe as they are made.
+    /// Whether writes are gathered into blocks of `blockSize` (and the rest at `flush()`)
+    /// rather than written out line by line.
+    public private(set) var gathersBlocks = false
+    public static let blockSize = 64 * 1024
+
+    /// Gathers the output into blocks unless it goes to a terminal: a pipe or a file takes a
+    /// list's answers in a few large writes, as stdio's full buffering gives `ip -batch`
+    /// (setvbuf(3)); a person at a terminal still sees each line as it is made. For commands
+    /// that end, not for streams: a watched line must reach its reader when it happens.
+    public func gatherBlocksUnlessTerminal() {
+        gathersBlocks = !System.isTerminal(fileDescriptor)
+    }
+
+    /// Queues text and writes it out at once (lines reach a pipe as they are made), or,
+    /// when gathering blocks, once a block is full.
     public func write(_ text: String) {
+        guard !readerGone else { return }
         pending.append(contentsOf: text.utf8)
-        flush()
+        if !gathersBlocks || pending.count >= Self.blockSize { flush() }
+    }
+
+    /// The same, for bytes already encoded as UTF-8.
+    public func write(bytes: [UInt8]) {
+        guard !readerGone else { return }
+        pending.append(contentsOf: bytes)
+        if !gathersBlocks || pending.count >= Self.blockSize { flush() }
     }
 
     public func flush() {

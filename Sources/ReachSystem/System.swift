@@ -110,6 +110,19 @@ enum System {
         retryingInterrupts { recvmsg(fd, &message, flags) }
     }
 
+    /// Up to `count` datagrams in one call (recvmmsg(2)); with MSG_WAITFORONE it blocks for
+    /// the first only.
+    static func receiveMultiple(
+        _ fd: Int32, _ messages: UnsafeMutablePointer<creach_mmsghdr>, count: Int, flags: Int32
+    ) -> Result<Int32, Errno> {
+        retryingInterrupts { recvmmsg(fd, messages, UInt32(count), flags, nil) }
+    }
+
+    /// Whether the descriptor is a terminal (isatty(3): the TCGETS ioctl).
+    static func isTerminal(_ fd: Int32) -> Bool {
+        isatty(fd) == 1
+    }
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Errno> {
         retryingInterrupts { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }

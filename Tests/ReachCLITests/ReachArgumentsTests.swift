@@ -15,6 +15,7 @@ final class ReachArgumentsTests: XCTestCase {
             ["status", "--probe", "icmp:127.0.0.1", "--probe=tcp:[::1]:80", "--probe-timeout", "2s"],
             ["status", "--probe", "http://127.0.0.1:8080/health", "--expect", "ok"],
             ["addr", "127.0.0.1"], ["addr", "-6", "fe80::1%lo", "--json"], ["addr", "::1", "-q"],
+            ["addr", "198.18.0.1", "--from", "198.18.0.2", "--oif=lo", "--mark", "0x10", "--uid", "1000"],
             ["host", "localhost"], ["host", "--timeout", "1.5s", "db.internal", "-4"], ["host", "--timeout=300ms", "localhost"],
             ["watch"], ["watch", "--until", "reachable", "--timeout", "30"], ["watch", "db.internal", "--json", "--count", "3"],
             ["watch", "-4", "--settle=2s", "--interface", "eth0"], ["watch", "--probe", "icmp:10.0.0.1", "--probe-interval", "10s"],

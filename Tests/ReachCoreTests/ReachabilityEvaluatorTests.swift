@@ -172,6 +172,28 @@ final class ReachabilityEvaluatorTests: XCTestCase {
         XCTAssertEqual(kernel.linkRequests, 1)
     }
 
+    /// The services (and sysfs, beside them in the same memo) are asked once per link for the
+    /// whole run, across the parts a long list is evaluated in, and the lookups go in batches
+    /// that carry the selectors.
+    func testLinkFactsOncePerLinkAcrossParts() throws {
+        let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4), address("198.18.0.3"): route(.ipv4)], links: [eth0])
+        let services = FakeLinkFacts([:])
+        var base = evaluator(kernel)
+        base.paths.linkFacts = services
+        base.paths.selectors = RouteSelectors(uid: 1000)
+        let run = base.sharingLinks()
+        let first = try run.evaluate(addresses: ["198.18.0.2", "198.18.0.3"].map(address))
+        let second = try run.evaluate(addresses: ["198.18.0.3", "198.51.100.1"].map(address))
+        XCTAssertEqual((first + second).map(\.isReachable), [true, true, true, false])
+        XCTAssertEqual(services.asked, ["eth0"])
+        XCTAssertEqual(kernel.batches.map(\.count), [2, 2])
+        XCTAssertEqual(kernel.batches.map(\.selectors), [RouteSelectors(uid: 1000), RouteSelectors(uid: 1000)])
+        // Alone, the same verdicts, and the services asked each time.
+        let alone = try ["198.18.0.2", "198.18.0.3", "198.18.0.3", "198.51.100.1"].map { try base.evaluate(address: address($0)) }
+        XCTAssertEqual(alone, first + second)
+        XCTAssertEqual(services.asked.count, 4)
+    }
+
     func testManyHostsInOrderWithTheirOwnFailures() throws {
         let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4)], links: [eth0])
         let resolver = FakeResolver([
@@ -191,7 +213,9 @@ private final class CountingKernel: KernelRoutingFacts {
     let base: FakeKernel
     private(set) var linkRequests = 0
     init(_ base: FakeKernel) { self.base = base }
-    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult { try base.lookupRoute(to: destination) }
+    func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult] {
+        try base.lookupRoutes(to: destinations, selectors: selectors)
+    }
     func link(index: UInt32) throws -> LinkFacts? {
         linkRequests += 1
         return try base.link(index: index)

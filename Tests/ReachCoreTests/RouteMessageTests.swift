@@ -229,4 +229,24 @@ final class RouteMessageTests: XCTestCase {
         XCTAssertEqual(RouteType.throw.description, "throw")
         XCTAssertEqual(RouteType(rawValue: 42).description, "type 42")
     }
+
+    func testSelectorsAreSentAsIPRouteGetSendsThem() {
+        // `ip route get 198.18.0.2 from 198.18.0.9 oif 3 mark 0x10 uid 1000`, as iproute2's
+        // iproute_get builds it.
+        let selectors = RouteSelectors(source: address("198.18.0.9"), outputInterface: 3, mark: 0x10, uid: 1000)
+        let payload = RouteMessage.lookupPayload(destination: address("198.18.0.2"), selectors: selectors)
+        let expected = hex("""
+            02 20 20 00         // AF_INET, rtm_dst_len 32, rtm_src_len 32, tos
+            00 00 00 00         // table, protocol, scope, type
+            00000000            // rtm_flags
+            0800 0100 c6120002  // RTA_DST 198.18.0.2
+            0800 0200 c6120009  // RTA_SRC 198.18.0.9
+            0800 0400 03000000  // RTA_OIF 3
+            0800 1000 10000000  // RTA_MARK 0x10
+            0800 1900 e8030000  // RTA_UID 1000
+            """)
+        XCTAssertEqual(hexString(payload), hexString(expected))
+        XCTAssertEqual(RouteMessage.lookupPayload(destination: address("198.18.0.2"), selectors: .none),
+                       RouteMessage.lookupPayload(destination: address("198.18.0.2")))
+    }
 }

@@ -127,4 +127,70 @@ final class RouteNetlinkClientTests: XCTestCase {
             XCTAssertTrue(error is FakeNetlinkTransport.Exhausted)
         }
     }
+
+    // MARK: many lookups in flight
+
+    func testManyLookupsGoInOneDatagramAndAnswersAreMatchedBySequence() throws {
+        let targets = ["198.18.0.2", "198.51.100.1", "198.18.0.3"].map(address)
+        // The answers come back in another order, two in one datagram: each is filed by its sequence number.
+        let transport = BatchingTransport(batches: [[
+            resequenced(CapturedReply.errorNoRoute[0], to: 2) + resequenced(CapturedReply.routeDirectIPv4[0], to: 3),
+            resequenced(CapturedReply.routeDirectIPv4[0], to: 1),
+        ]])
+        let client = RouteNetlinkClient(transport: transport)
+        let results = try client.lookupRoutes(to: targets, selectors: RouteSelectors(mark: 7))
+        XCTAssertEqual(transport.sent.count, 1, "one send for the three requests")
+        let requests = try NetlinkMessage.parseAll(transport.sent[0])
+        XCTAssertEqual(requests.map(\.sequence), [1, 2, 3])
+        XCTAssertEqual(requests.map { Array($0.payload) },
+                       targets.map { RouteMessage.lookupPayload(destination: $0, selectors: RouteSelectors(mark: 7)) })
+        XCTAssertEqual(results[1], .rejected(.networkUnreachable))
+        guard case .route = results[0], case .route = results[2] else { return XCTFail("\(results)") }
+    }
+
+    func testAWindowAtATime() throws {
+        let count = RouteNetlinkClient.window + 3
+        let targets = (0..<count).map { address("198.18.1.\($0)") }
+        let replies = (1...count).map { resequenced(CapturedReply.routeDirectIPv4[0], to: UInt32($0)) }
+        let window = RouteNetlinkClient.window
+        let transport = BatchingTransport(batches: [Array(replies.prefix(window)), Array(replies.dropFirst(window))])
+        let results = try RouteNetlinkClient(transport: transport).lookupRoutes(to: targets, selectors: .none)
+        XCTAssertEqual(results.count, count)
+        XCTAssertEqual(try transport.sent.map { try NetlinkMessage.parseAll($0).count }, [RouteNetlinkClient.window, 3])
+    }
+
+    func testAnswersTheKernelDroppedAreAskedAgain() throws {
+        let targets = ["198.18.0.2", "198.18.0.3", "198.18.0.4"].map(address)
+        // The first answer arrives, then ENOBUFS: the others were dropped. The client reads
+        // what is queued (nothing), then asks for those two again under new numbers.
+        let transport = BatchingTransport(batches: [
+            [resequenced(CapturedReply.routeDirectIPv4[0], to: 1)],
+            nil,
+            [resequenced(CapturedReply.errorNoRoute[0], to: 4), resequenced(CapturedReply.routeDirectIPv4[0], to: 5)],
+        ])
+        let results = try RouteNetlinkClient(transport: transport).lookupRoutes(to: targets, selectors: .none)
+        XCTAssertEqual(try transport.sent.map { try NetlinkMessage.parseAll($0).map(\.sequence) }, [[1, 2, 3], [4, 5]])
+        XCTAssertEqual(results[1], .rejected(.networkUnreachable))
+        guard case .route = results[0], case .route = results[2] else { return XCTFail("\(results)") }
+    }
+}
+
+/// A transport that hands out datagrams a batch at a time; a nil batch is the kernel's
+/// ENOBUFS. Not waiting, it answers only what the current batch has left.
+private final class BatchingTransport: NetlinkTransport {
+    var sent: [[UInt8]] = []
+    var batches: [[[UInt8]]?]
+
+    init(batches: [[[UInt8]]?]) { self.batches = batches }
+
+    func send(_ datagram: [UInt8]) throws { sent.append(datagram) }
+
+    func receive() throws -> [UInt8] { throw FakeNetlinkTransport.Exhausted() }
+
+    func receiveBatch(waiting: Bool) throws -> [[UInt8]] {
+        guard waiting else { return [] }
+        guard !batches.isEmpty else { throw FakeNetlinkTransport.Exhausted() }
+        guard let batch = batches.removeFirst() else { throw SystemCallError("recvmmsg", .noBufferSpace) }
+        return batch
+    }
 }

@@ -46,6 +46,8 @@ final class TunnelUnderlayTests: XCTestCase {
 }
 
 private final class NoKernel: KernelRoutingFacts {
-    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult { .rejected(.networkUnreachable) }
+    func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult] {
+        destinations.map { _ in .rejected(.networkUnreachable) }
+    }
     func link(index: UInt32) throws -> LinkFacts? { nil }
 }

@@ -149,19 +149,22 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertEqual(bad.stderrLines, ["reach: --targets-from standard input: line 3: invalid IP address '999.1.1.1'"])
     }
 
-    /// Lists that are bad input: one `reach:` line, exit 64, and not one query sent.
+    /// Lists that are bad input: one `reach:` line, exit 64, and not one query sent, even
+    /// when the fault is on the last of 100,000 lines.
     func testBadListsAreRefusedBeforeAnythingIsAsked() throws {
         let servers = try startDNS()
         let empty = try lab.script("empty.txt", "# nothing but a comment\n\n")
-        let long = try lab.script("long.txt", (0..<100_000).map { "n\($0 % 40).reach.test\n" }.joined())
+        let longNames = try lab.script("names.txt", (0..<99_999).map { "n\($0 % 40).reach.test\n" }.joined() + "bad name\n")
+        let longAddresses = try lab.script("addresses.txt", (0..<99_999).map { "198.18.1.\($0 % 250)\n" }.joined() + "999.1.1.1\n")
         let notUTF8 = "\(lab.directory)/bytes.txt"
         try Data("db.reach.test\n".utf8 + [0x64, 0x62, 0xff, 0x0a]).write(to: URL(fileURLWithPath: notUTF8))
         let cases: [([String], String)] = [
             (["host", "--targets-from", empty], "no targets"),
-            (["host", "--targets-from", long], "more than 65536 targets"),
+            (["host", "--targets-from", longNames], "line 100000: one target a line"),
             (["host", "--targets-from", notUTF8], "line 2 is not valid UTF-8"),
             (["host", "db.reach.test", "bad name"], "space"),
-            (["addr", "198.18.1.2", "--targets-from", long], "more than 65536 targets"),
+            (["addr", "198.18.1.2", "--targets-from", longAddresses], "invalid IP address '999.1.1.1'"),
+            (["addr", "198.18.1.2", "2001:db8::1", "--from", "198.18.0.2"], "--from 198.18.0.2 is IPv4, '2001:db8::1' is IPv6"),
         ]
         for (arguments, says) in cases {
             let result = try ReachBinary.run(arguments, in: net.client)
@@ -171,5 +174,50 @@ final class ManyTargetsTests: NamespaceTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("reach: ") && result.stderr.contains(says), "\(arguments): \(result)")
         }
         XCTAssertFalse(servers.dnsmasq.log.contains("query["), "no query sent: \(servers.dnsmasq.log)")
+    }
+
+    /// A long mixed list, over several parts and many batches of lookups: each line is the
+    /// one a run for that address alone prints, each JSON result the document it prints.
+    func testEveryVerdictOfALongListIsTheOneTargetAnswer() throws {
+        // Reachable (direct, through the router, policy-routed, a tun), unreachable and
+        // blackhole routes, a link without carrier, two links, no route; both families.
+        let kinds = ["198.18.0.1", "198.18.1.2", "198.18.9.5", "198.51.100.130", "203.0.113.1", "203.0.113.65",
+                     "198.18.2.1", "198.18.3.1", "192.0.2.1", "2001:db8:1::2", "2001:db8:f2::1", "2001:db8:2::1"]
+        let list = (0..<2_500).map { kinds[$0 % kinds.count] }
+        let path = try lab.script("mixed.txt", list.joined(separator: "\n") + "\n")
+        var alone: [String: (line: String, json: ReachJSON)] = [:]
+        for target in kinds {
+            let line = try reach(["addr", target], in: net.client).stdout
+            alone[target] = (line, try reachJSON(["addr", target], in: net.client, status: nil))
+        }
+        XCTAssertTrue(alone["198.18.2.1"]!.line.contains("no carrier on v2"), "\(alone["198.18.2.1"]!.line)")
+        XCTAssertTrue(alone["203.0.113.65"]!.line.contains("blackhole route"), "\(alone["203.0.113.65"]!.line)")
+        XCTAssertTrue(alone["198.18.3.1"]!.line.contains("via virtual v3"), "\(alone["198.18.3.1"]!.line)")
+
+        let text = try reach(["addr", "--targets-from", path], in: net.client)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertEqual(text.stdout, list.map { alone[$0]!.line }.joined())
+
+        let json = try ReachManyJSON.decode(try reach(["addr", "--targets-from", path, "--json"], in: net.client))
+        XCTAssertFalse(json.reachable)
+        XCTAssertEqual(json.results.count, list.count)
+        for (target, result) in zip(list, json.results) where result != alone[target]!.json {
+            return XCTFail("\(target): \(result) is not \(alone[target]!.json)")
+        }
+    }
+
+    /// 100,000 addresses are answered (a route lookup holds no state: no 65,536 limit), in
+    /// order, from a file and from standard input.
+    func testAHundredThousandAddresses() throws {
+        // 198.18.0.x and 198.18.1.x are reachable; 198.18.2.x leave through v2, without carrier.
+        let list = (0..<100_000).map { "198.18.\($0 / 250 % 3).\($0 % 250 + 1)" }
+        let path = try lab.script("many.txt", list.joined(separator: "\n") + "\n")
+        let result = try reach(["addr", "--targets-from", path], in: net.client)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stdoutLines.count, list.count)
+        XCTAssertEqual(result.stdoutLines.map { String($0.prefix { $0 != ":" }) }, list)
+        let piped = try net.client.exec(["sh", "-c", "\(ReachBinary.path) addr -q --any --targets-from - < \(path)"])
+        XCTAssertEqual(piped.status, 0, "\(piped)")
+        XCTAssertEqual(piped.stdout, "")
     }
 }

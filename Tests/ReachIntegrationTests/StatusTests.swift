@@ -3,6 +3,36 @@ import XCTest
 /// `reach status`: the route the kernel would pick for a global unicast address of each
 /// family, with default routes present and absent, split defaults, -4 / -6.
 final class StatusTests: NamespaceTestCase {
+    /// `--reference ADDRESS`: "the internet" looked up where the user says, per family; the
+    /// other family keeps the built-in address.
+    func testReferenceAddressReplacesTheBuiltInOne() throws {
+        let net = try LabTopology(lab: lab, attachTun: false)
+        // No default route: the built-in 8.8.8.8 has no route, 198.18.1.2 (behind the router) has.
+        try net.setDefaultRoutes(ipv4: false, ipv6: false)
+        XCTAssertEqual(try reach(["status", "-4"], in: net.client).stdoutLines, ["IPv4: not reachable (no route)"])
+        let referenced = try reach(["status", "--reference", "198.18.1.2"], in: net.client)
+        XCTAssertEqual(referenced.status, 0, "\(referenced)")
+        XCTAssertEqual(referenced.stdoutLines, ["IPv4: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2",
+                                                "IPv6: not reachable (no route)"])
+        let both = try reachJSON(["status", "-4", "-6", "--reference", "2001:db8:1::2", "--reference", "203.0.113.65"],
+                                 in: net.client, status: 1)
+        XCTAssertEqual(both.paths.map(\.address), ["203.0.113.65", "2001:db8:1::2"])
+        XCTAssertEqual(both.paths.map(\.reason), ["blackhole_route", nil])
+
+        let cases: [([String], String)] = [
+            (["--reference", "198.18.1.2", "--reference", "198.18.1.3"], "the second IPv4 one"),
+            (["-6", "--reference", "198.18.1.2"], "--reference 198.18.1.2 is IPv4, and only IPv6 is evaluated"),
+            (["--reference", "db.example"], "invalid IP address 'db.example'"),
+        ]
+        for (options, says) in cases {
+            let result = try ReachBinary.run(["status"] + options, in: net.client)
+            XCTAssertEqual(result.status, 64, "\(options): \(result)")
+            XCTAssertEqual(result.stdout, "", "\(options)")
+            XCTAssertEqual(result.stderrLines.count, 1, "\(options): \(result)")
+            XCTAssertTrue(result.stderr.hasPrefix("reach: ") && result.stderr.contains(says), "\(options): \(result)")
+        }
+    }
+
     func testDefaultRoutePresentAndAbsentPerFamily() throws {
         let net = try LabTopology(lab: lab, attachTun: false)
         let ipv4Line = "IPv4: reachable via virtual v0, gateway 198.18.0.1, source 198.18.0.2"

@@ -30,6 +30,14 @@
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);
+// recvmmsg and its struct likewise (glibc's <bits/socket.h> declares them under
+// __USE_GNU; the layout is the kernel's, include/linux/socket.h).
+struct creach_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+int recvmmsg(int sockfd, struct creach_mmsghdr *_Nonnull msgvec, unsigned int vlen, int flags, struct timespec *_Nullable timeout);
+#define CREACH_MSG_WAITFORONE 0x10000
 // ppoll likewise (nanosecond waits for ping intervals).
 int ppoll(struct pollfd *_Nullable fds, nfds_t nfds, const struct timespec *_Nullable tmo_p, const sigset_t *_Nullable sigmask);
 

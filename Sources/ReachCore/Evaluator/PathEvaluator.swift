@@ -11,6 +11,10 @@ public struct PathEvaluator {
     public var allowsExpensive: Bool
     /// ModemManager's and NetworkManager's word on links; nil: the kernel's facts alone.
     public var linkFacts: LinkFactsSource?
+    /// `ip route get`'s selectors (source, output link, mark, user) for every destination.
+    public var selectors = RouteSelectors.none
+    /// Each link's report, kept for the rest of a run over many targets; nil: asked each time.
+    var linkMemo: LinkMemo?
 
     public init(kernel: KernelRoutingFacts, classifier: LinkClassifier = LinkClassifier(), allowsCellular: Bool = true,
                 allowsExpensive: Bool = true, linkFacts: LinkFactsSource? = nil) {
@@ -23,8 +27,24 @@ public struct PathEvaluator {
 
     /// Evaluates one destination. Throws only for failures that are not verdicts.
     public func evaluate(_ destination: IPAddress) throws -> PathReport {
+        try evaluate([destination])[0]
+    }
+
+    /// Evaluates destinations in order, their route lookups asked together: the same verdict
+    /// each as alone.
+    public func evaluate(_ destinations: [IPAddress]) throws -> [PathReport] {
+        let answers = try kernel.lookupRoutes(to: destinations, selectors: selectors)
+        var reports: [PathReport] = []
+        reports.reserveCapacity(destinations.count)
+        for (destination, answer) in zip(destinations, answers) {
+            reports.append(try evaluate(destination, answer: answer))
+        }
+        return reports
+    }
+
+    func evaluate(_ destination: IPAddress, answer lookup: RouteLookupResult) throws -> PathReport {
         let answer: RouteAnswer
-        switch try kernel.lookupRoute(to: destination) {
+        switch lookup {
         case .rejected(let errno):
             return PathReport(destination: destination, flags: [], reason: try Self.reason(forRejection: errno))
         case .route(let route):
@@ -52,11 +72,11 @@ public struct PathEvaluator {
 
     /// The pure part: route and link facts to flags and verdict.
     public func evaluate(_ destination: IPAddress, route: RouteAnswer, link: LinkFacts, underlay: LinkFacts? = nil) -> PathReport {
-        let services = serviceFacts(of: link)
-        let linkReport = report(link, services: services)
+        let (services, linkReport) = described(link)
         let kind = linkReport.kind
-        let underlayServices = underlay.flatMap(serviceFacts)
-        let underlayReport = underlay.map { report($0, services: underlayServices) }
+        let underlayDescription = underlay.map(described)
+        let underlayServices = underlayDescription?.services
+        let underlayReport = underlayDescription?.report
         // Apple's rule: cellular under a tunnel is still cellular.
         let cellular = kind == .cellular || underlayReport?.kind == .cellular
         let metered = services?.metered?.isMetered == true || underlayServices?.metered?.isMetered == true
@@ -87,6 +107,16 @@ public struct PathEvaluator {
         return PathReport(
             destination: destination, flags: flags, reason: reason, link: linkReport,
             gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport, expensive: expensive)
+    }
+
+    /// A link's services' facts and its report: from the memo when the run keeps one (the
+    /// classifier's sysfs reads and the services' answers once per link, not per target).
+    func described(_ link: LinkFacts) -> (services: LinkServiceFacts?, report: LinkReport) {
+        if let known = linkMemo?.entry(for: link) { return known }
+        let services = serviceFacts(of: link)
+        let described = (services, report(link, services: services))
+        linkMemo?.remember(link, described)
+        return described
     }
 
     /// What the services say of a link; nil without a source, and for loopback, which no
@@ -139,5 +169,20 @@ public struct PathEvaluator {
         case .prohibit: return .prohibitedRoute
         default: return .noRoute
         }
+    }
+}
+
+/// What a run learnt of each link it met, by index and name: a run over many targets sees
+/// each link as it was when first met (an array, not a dictionary: a run meets few links).
+final class LinkMemo {
+    private var entries: [(index: UInt32, name: String, services: LinkServiceFacts?, report: LinkReport)] = []
+
+    func entry(for link: LinkFacts) -> (services: LinkServiceFacts?, report: LinkReport)? {
+        guard let known = entries.first(where: { $0.index == link.index && $0.name == link.name }) else { return nil }
+        return (known.services, known.report)
+    }
+
+    func remember(_ link: LinkFacts, _ described: (services: LinkServiceFacts?, report: LinkReport)) {
+        entries.append((link.index, link.name, described.services, described.report))
     }
 }

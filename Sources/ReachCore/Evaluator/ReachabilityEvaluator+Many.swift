@@ -1,10 +1,11 @@
 import ReachSystem
 
 extension ReachabilityEvaluator {
-    /// One report per address, in order, over one netlink socket; each link asked about once.
+    /// One report per address, in order, over one netlink socket; each link asked about once
+    /// (a run that calls this for one part of its list after another does so on one
+    /// `sharingLinks()` evaluator).
     public func evaluate(addresses: [IPAddress]) throws -> [ReachabilityReport] {
-        let evaluator = sharingLinks()
-        return try addresses.map { try evaluator.evaluate(address: $0) }
+        try sharingLinks().paths.evaluate(addresses).map { ReachabilityReport(subject: .address($0.destination), paths: [$0]) }
     }
 
     /// One report per name, in order. The names are resolved together (`resolve(all:)`), so a
@@ -21,12 +22,14 @@ extension ReachabilityEvaluator {
         return reports
     }
 
-    /// The same evaluator, remembering each link's facts for the rest of the run: thousands of
-    /// targets leave through a handful of links, and RTM_GETLINK per target would double the
-    /// netlink requests.
-    func sharingLinks() -> ReachabilityEvaluator {
+    /// The same evaluator, remembering each link's facts (netlink's, sysfs's, the services')
+    /// for the rest of the run: thousands of targets leave through a handful of links, and
+    /// asking per target would double the netlink requests and read sysfs each time.
+    public func sharingLinks() -> ReachabilityEvaluator {
+        if paths.linkMemo != nil { return self }
         var evaluator = self
         evaluator.paths.kernel = LinkRememberingFacts(paths.kernel)
+        evaluator.paths.linkMemo = LinkMemo()
         return evaluator
     }
 }
@@ -41,8 +44,8 @@ final class LinkRememberingFacts: KernelRoutingFacts {
         self.kernel = kernel
     }
 
-    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult {
-        try kernel.lookupRoute(to: destination)
+    func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult] {
+        try kernel.lookupRoutes(to: destinations, selectors: selectors)
     }
 
     func link(index: UInt32) throws -> LinkFacts? {

@@ -6,7 +6,7 @@ extension ReachabilityEvaluator {
     public func evaluate(host name: String, outcome: ResolutionOutcome) throws -> ReachabilityReport {
         switch outcome {
         case .resolved(let addresses):
-            return ReachabilityReport(subject: .host(name), paths: try addresses.map(paths.evaluate))
+            return ReachabilityReport(subject: .host(name), paths: try paths.evaluate(addresses))
         case .notResolved(let why):
             return ReachabilityReport(subject: .host(name), paths: [], resolutionFailure: why)
         case .failed(let error):

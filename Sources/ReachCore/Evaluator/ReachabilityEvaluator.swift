@@ -4,6 +4,8 @@ import ReachSystem
 public struct ReachabilityEvaluator {
     public var paths: PathEvaluator
     public var resolver: HostResolving
+    /// Where the user would have "the internet" looked up instead, at most one per family.
+    public var references: [IPAddress] = []
 
     public init(paths: PathEvaluator, resolver: HostResolving = SystemHostResolver()) {
         self.paths = paths
@@ -22,10 +24,15 @@ public struct ReachabilityEvaluator {
         }
     }
 
+    /// The user's reference address of this family, else the built-in one.
+    public func internetDestination(_ family: AddressFamily) -> IPAddress {
+        references.first { $0.family == family } ?? Self.internetDestination(family)
+    }
+
     /// `families` empty means both, and either one will do; both named means both are required.
     public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
         let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
-        let reports = try evaluated.map { try paths.evaluate(Self.internetDestination($0)) }
+        let reports = try evaluated.map { try paths.evaluate(internetDestination($0)) }
         return ReachabilityReport(subject: .internet, paths: reports, requiredFamilies: families.count > 1 ? families : [])
     }
 

@@ -68,6 +68,19 @@ enum ByteOrder {
         return bytes
     }
 
+    /// Appends `value` in host order (no array of its own: a request is built in place).
+    static func appendHost<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        let size = MemoryLayout<T>.size
+        let wide = UInt64(truncatingIfNeeded: value)
+        for index in 0..<size {
+            #if _endian(little)
+            bytes.append(UInt8(truncatingIfNeeded: wide >> (8 * UInt64(index))))
+            #else
+            bytes.append(UInt8(truncatingIfNeeded: wide >> (8 * UInt64(size - 1 - index))))
+            #endif
+        }
+    }
+
     static func decodeBig(_ slice: ArraySlice<UInt8>) -> UInt64 {
         slice.reduce(0) { $0 << 8 | UInt64($1) }
     }

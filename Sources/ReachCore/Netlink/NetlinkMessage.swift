@@ -65,6 +65,28 @@ public struct NetlinkMessage: Equatable, Sendable {
         return bytes
     }
 
+    /// Appends a message to `bytes` (a batch of requests in one datagram), its payload written
+    /// in place by `writePayload`: the same bytes as `encoded()`.
+    public static func append(type: NetlinkMessageType, flags: NetlinkMessageFlags, sequence: UInt32, to bytes: inout [UInt8],
+                              payload writePayload: (inout [UInt8]) -> Void) {
+        let start = bytes.count
+        ByteOrder.appendHost(UInt32(0), to: &bytes) // nlmsg_len, set below
+        ByteOrder.appendHost(type.rawValue, to: &bytes)
+        ByteOrder.appendHost(flags.rawValue, to: &bytes)
+        ByteOrder.appendHost(sequence, to: &bytes)
+        ByteOrder.appendHost(UInt32(0), to: &bytes) // nlmsg_pid
+        writePayload(&bytes)
+        let length = UInt32(bytes.count - start)
+        for index in 0..<4 {
+            #if _endian(little)
+            bytes[start + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(index)))
+            #else
+            bytes[start + index] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(3 - index)))
+            #endif
+        }
+        for _ in 0..<Netlink.alignmentPadding(Int(length)) { bytes.append(0) }
+    }
+
     /// Splits one received datagram into its messages. Throws on a header that
     /// claims more bytes than arrived.
     public static func parseAll(_ datagram: [UInt8]) throws -> [NetlinkMessage] {
@@ -118,6 +140,21 @@ public struct NetlinkAttribute: Equatable, Sendable {
 
     /// NLA_F_NESTED and NLA_F_NET_BYTEORDER are flag bits, not part of the type.
     public var kind: UInt16 { type & 0x3fff }
+
+    /// Appends an attribute to `bytes`: the same bytes as `encoded()`.
+    static func append(type: UInt16, value: [UInt8], to bytes: inout [UInt8]) {
+        ByteOrder.appendHost(UInt16(4 + value.count), to: &bytes)
+        ByteOrder.appendHost(type, to: &bytes)
+        bytes += value
+        for _ in 0..<Netlink.alignmentPadding(value.count) { bytes.append(0) }
+    }
+
+    /// Appends a 32-bit attribute in host order.
+    static func append(type: UInt16, hostValue: UInt32, to bytes: inout [UInt8]) {
+        ByteOrder.appendHost(UInt16(8), to: &bytes)
+        ByteOrder.appendHost(type, to: &bytes)
+        ByteOrder.appendHost(hostValue, to: &bytes)
+    }
 
     public func encoded() -> [UInt8] {
         var bytes = ByteOrder.encodeHost(UInt16(4 + value.count)) + ByteOrder.encodeHost(type)

@@ -45,11 +45,36 @@ public struct RouteFlags: OptionSet, Hashable, Sendable {
 /// ReachCoreTests checks each against them.
 enum RouteAttribute {
     static let destination: UInt16 = 1 // RTA_DST
+    static let source: UInt16 = 2 // RTA_SRC
     static let outputInterface: UInt16 = 4 // RTA_OIF
     static let gateway: UInt16 = 5 // RTA_GATEWAY
     static let preferredSource: UInt16 = 7 // RTA_PREFSRC
     static let table: UInt16 = 15 // RTA_TABLE
+    static let mark: UInt16 = 16 // RTA_MARK
     static let via: UInt16 = 18 // RTA_VIA
+    static let uid: UInt16 = 25 // RTA_UID
+}
+
+/// What `ip route get` takes beside the destination to pick among policy routes
+/// (ip-route(8) `from`, `oif`, `mark`, `uid`; the rules that match them: ip-rule(8)).
+public struct RouteSelectors: Equatable, Sendable {
+    /// The source address the packet would carry (RTA_SRC).
+    public var source: IPAddress?
+    /// The link the packet must leave through (RTA_OIF).
+    public var outputInterface: UInt32?
+    /// The firewall mark (RTA_MARK; SO_MARK on a socket).
+    public var mark: UInt32?
+    /// The user the packet is sent for (RTA_UID; `ip rule ... uidrange`).
+    public var uid: UInt32?
+
+    public init(source: IPAddress? = nil, outputInterface: UInt32? = nil, mark: UInt32? = nil, uid: UInt32? = nil) {
+        self.source = source
+        self.outputInterface = outputInterface
+        self.mark = mark
+        self.uid = uid
+    }
+
+    public static let none = RouteSelectors()
 }
 
 /// What RTM_GETROUTE answered with a route message.
@@ -84,18 +109,33 @@ public enum RouteMessage {
     /// The payload (rtmsg + attributes) asking which route the kernel would pick
     /// for `destination`, optionally through interface `outputInterface` (an IPv6 zone).
     public static func lookupPayload(destination: IPAddress, outputInterface: UInt32? = nil) -> [UInt8] {
-        var bytes: [UInt8] = [
-            UInt8(destination.family.kernelValue), // rtm_family
-            destination.family.prefixLength,      // rtm_dst_len
-            0, 0,                                 // rtm_src_len, rtm_tos
-            0, 0, 0, 0,                           // rtm_table, rtm_protocol, rtm_scope, rtm_type
-        ]
-        bytes += ByteOrder.encodeHost(UInt32(0))  // rtm_flags
-        bytes += NetlinkAttribute(type: RouteAttribute.destination, bytes: destination.bytes).encoded()
-        if let outputInterface {
-            bytes += NetlinkAttribute(type: RouteAttribute.outputInterface, bytes: ByteOrder.encodeHost(outputInterface)).encoded()
-        }
+        lookupPayload(destination: destination, selectors: RouteSelectors(outputInterface: outputInterface))
+    }
+
+    /// The same with `ip route get`'s selectors, as iproute2's ip/iproute.c iproute_get
+    /// sends them: `from` as RTA_SRC with rtm_src_len, then RTA_OIF, RTA_MARK, RTA_UID.
+    public static func lookupPayload(destination: IPAddress, selectors: RouteSelectors) -> [UInt8] {
+        var bytes: [UInt8] = []
+        appendLookupPayload(destination: destination, selectors: selectors, to: &bytes)
         return bytes
+    }
+
+    /// The same payload, appended in place (a batch of requests is one array).
+    static func appendLookupPayload(destination: IPAddress, selectors: RouteSelectors, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(destination.family.kernelValue))      // rtm_family
+        bytes.append(destination.family.prefixLength)           // rtm_dst_len
+        bytes.append(selectors.source?.family.prefixLength ?? 0) // rtm_src_len
+        for _ in 0..<5 { bytes.append(0) }                      // rtm_tos, rtm_table, rtm_protocol, rtm_scope, rtm_type
+        ByteOrder.appendHost(UInt32(0), to: &bytes)             // rtm_flags
+        NetlinkAttribute.append(type: RouteAttribute.destination, value: destination.bytes, to: &bytes)
+        if let source = selectors.source {
+            NetlinkAttribute.append(type: RouteAttribute.source, value: source.bytes, to: &bytes)
+        }
+        if let outputInterface = selectors.outputInterface {
+            NetlinkAttribute.append(type: RouteAttribute.outputInterface, hostValue: outputInterface, to: &bytes)
+        }
+        if let mark = selectors.mark { NetlinkAttribute.append(type: RouteAttribute.mark, hostValue: mark, to: &bytes) }
+        if let uid = selectors.uid { NetlinkAttribute.append(type: RouteAttribute.uid, hostValue: uid, to: &bytes) }
     }
 
     /// Decodes an RTM_NEWROUTE payload. Unknown attributes are skipped.

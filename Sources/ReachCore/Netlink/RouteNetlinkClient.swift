@@ -6,16 +6,33 @@ public protocol NetlinkTransport: AnyObject {
     func send(_ datagram: [UInt8]) throws
     /// The next datagram from the kernel (blocking).
     func receive() throws -> [UInt8]
+    /// The datagrams queued, at least one when `waiting` (it blocks for the first); none
+    /// queued and not waiting: empty.
+    func receiveBatch(waiting: Bool) throws -> [[UInt8]]
+}
+
+extension NetlinkTransport {
+    /// A datagram at a time: for transports that cannot take more in one call.
+    public func receiveBatch(waiting: Bool) throws -> [[UInt8]] {
+        waiting ? [try receive()] : []
+    }
 }
 
 extension NetlinkSocket: NetlinkTransport {}
 
-/// The kernel facts the evaluator asks for: a route lookup and a link's state.
+/// The kernel facts the evaluator asks for: route lookups and a link's state.
 public protocol KernelRoutingFacts: AnyObject {
-    /// The route the kernel would pick for `destination` (no packet is sent).
-    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult
+    /// The route the kernel would pick for each destination, in order (no packet is sent).
+    func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult]
     /// The link with this index; nil when it does not exist (any more).
     func link(index: UInt32) throws -> LinkFacts?
+}
+
+extension KernelRoutingFacts {
+    /// The route the kernel would pick for `destination` by its address alone.
+    public func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult {
+        try lookupRoutes(to: [destination], selectors: .none)[0]
+    }
 }
 
 /// The kernel's answer to a route lookup: a route, or a verdict errno (fib_props in net/ipv4/fib_semantics.c).
@@ -40,15 +57,95 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
         self.transport = transport
     }
 
-    public func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult {
-        let zone = destination.scopeID == 0 ? nil : destination.scopeID
-        let payload = RouteMessage.lookupPayload(destination: destination, outputInterface: zone)
-        switch try request(.getRoute, payload: payload, expecting: .newRoute) {
-        case .message(let message):
-            return .route(try RouteMessage.decode(message.payload))
-        case .error(let errno):
-            return .rejected(errno)
+    /// Requests in flight at most: their answers must fit the socket's receive buffer
+    /// together (an answer takes about 1 KiB of it; rmem_default is 208 KiB), and a batch
+    /// goes to the kernel in one send.
+    static let window = 64
+
+    /// The lookups pipelined, as `ip -batch` cannot: a window of requests in one datagram
+    /// (the kernel takes each message of it in turn: netlink_rcv_skb in
+    /// net/netlink/af_netlink.c), answers taken many a call and matched by sequence number.
+    /// Should the kernel drop answers for want of room (ENOBUFS, netlink(7)), what is queued
+    /// is read, and the unanswered requests go again in a smaller window.
+    public func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult] {
+        var results = [RouteLookupResult?](repeating: nil, count: destinations.count)
+        var window = Self.window
+        var start = 0
+        while start < destinations.count {
+            let end = min(start + window, destinations.count)
+            var pending = Array(start..<end)
+            while !pending.isEmpty {
+                if try exchange(pending, destinations, selectors, into: &results) { break }
+                window = max(1, window / 2)
+                pending = pending.filter { results[$0] == nil }
+            }
+            start = end
         }
+        return results.map { $0! }
+    }
+
+    /// Sends a request for each of `pending` in one datagram and reads their answers; false
+    /// when the kernel dropped some (what did arrive is in `results`).
+    private func exchange(_ pending: [Int], _ destinations: [IPAddress], _ selectors: RouteSelectors,
+                          into results: inout [RouteLookupResult?]) throws -> Bool {
+        let first = nextSequence
+        var datagram: [UInt8] = []
+        datagram.reserveCapacity(pending.count * 64)
+        for (offset, index) in pending.enumerated() {
+            let destination = destinations[index]
+            var chosen = selectors
+            if destination.scopeID != 0 { chosen.outputInterface = destination.scopeID }
+            NetlinkMessage.append(type: .getRoute, flags: .request, sequence: first &+ UInt32(offset), to: &datagram) {
+                RouteMessage.appendLookupPayload(destination: destination, selectors: chosen, to: &$0)
+            }
+        }
+        nextSequence = first &+ UInt32(pending.count)
+        try transport.send(datagram)
+        var unanswered = pending.count
+        while unanswered > 0 {
+            let datagrams: [[UInt8]]
+            do {
+                datagrams = try transport.receiveBatch(waiting: true)
+            } catch let error as SystemCallError where error.errno == .noBufferSpace {
+                try drain(first, pending, into: &results)
+                return false
+            }
+            for datagram in datagrams {
+                unanswered -= try take(datagram, first, pending, into: &results)
+            }
+        }
+        return true
+    }
+
+    /// Reads what is queued without waiting: the answers that did arrive before an overrun.
+    private func drain(_ first: UInt32, _ pending: [Int], into results: inout [RouteLookupResult?]) throws {
+        while true {
+            let datagrams = try transport.receiveBatch(waiting: false)
+            if datagrams.isEmpty { return }
+            for datagram in datagrams { _ = try take(datagram, first, pending, into: &results) }
+        }
+    }
+
+    /// Files the answers a datagram holds under their requests; how many it answered.
+    private func take(_ datagram: [UInt8], _ first: UInt32, _ pending: [Int], into results: inout [RouteLookupResult?]) throws -> Int {
+        var answered = 0
+        for reply in try NetlinkMessage.parseAll(datagram) {
+            let offset = Int(reply.sequence &- first)
+            // Anything else (a stray message, an answer to an abandoned request) is skipped.
+            guard reply.sequence &- first < UInt32(pending.count), results[pending[offset]] == nil else { continue }
+            switch reply.type {
+            case .error:
+                let code = try reply.errorCode()
+                if code == 0 { continue } // an ACK; the answer follows
+                results[pending[offset]] = .rejected(Errno(rawValue: code))
+            case .newRoute:
+                results[pending[offset]] = .route(try RouteMessage.decode(reply.payload))
+            default:
+                continue
+            }
+            answered += 1
+        }
+        return answered
     }
 
     public func link(index: UInt32) throws -> LinkFacts? {

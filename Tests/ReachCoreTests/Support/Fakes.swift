@@ -28,15 +28,18 @@ final class FakeKernel: KernelRoutingFacts {
     var routes: [IPAddress: RouteLookupResult]
     var links: [UInt32: LinkFacts]
     private(set) var lookedUp: [IPAddress] = []
+    /// The selectors of each batch of lookups, and its size.
+    private(set) var batches: [(count: Int, selectors: RouteSelectors)] = []
 
     init(routes: [IPAddress: RouteLookupResult] = [:], links: [LinkFacts] = []) {
         self.routes = routes
         self.links = Dictionary(uniqueKeysWithValues: links.map { ($0.index, $0) })
     }
 
-    func lookupRoute(to destination: IPAddress) throws -> RouteLookupResult {
-        lookedUp.append(destination)
-        return routes[destination] ?? .rejected(.networkUnreachable)
+    func lookupRoutes(to destinations: [IPAddress], selectors: RouteSelectors) throws -> [RouteLookupResult] {
+        lookedUp += destinations
+        batches.append((destinations.count, selectors))
+        return destinations.map { routes[$0] ?? .rejected(.networkUnreachable) }
     }
 
     func link(index: UInt32) throws -> LinkFacts? { links[index] }

@@ -1,0 +1,81 @@
+import ArgumentParser
+import ReachCore
+import ReachSystem
+
+/// --from, --oif, --mark, --uid: ArgumentParser's copy of RouteSelectorOptions.commandLine.
+struct RouteSelectorArguments: ParsableArguments {
+    @Option(name: .customLong("from"), help: ArgumentHelp("Look routes up as from this source address (ip route get ... from).",
+                                                           valueName: "address"))
+    var source: String?
+
+    @Option(name: .customLong("oif"), help: ArgumentHelp("Look routes up through this interface (ip route get ... oif).",
+                                                          valueName: "interface"))
+    var outputInterface: String?
+
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Look routes up with this firewall mark, decimal or 0x hex (ip route get ... mark).", valueName: "mark"))
+    var mark: String?
+
+    @Option(name: .long, parsing: .unconditional,
+            help: ArgumentHelp("Look routes up for this user id (ip route get ... uid).", valueName: "uid"))
+    var uid: String?
+
+    var options: RouteSelectorOptions {
+        RouteSelectorOptions(source: source, outputInterface: outputInterface, mark: mark, uid: uid)
+    }
+}
+
+/// `ip route get`'s selectors as written; `selectors()` checks them.
+struct RouteSelectorOptions: Equatable {
+    var source: String?
+    var outputInterface: String?
+    var mark: String?
+    var uid: String?
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, RouteSelectorOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(.value(long: "from", .next) { $0.source = $1 }, in: group),
+            .member(.value(long: "oif", .next) { $0.outputInterface = $1 }, in: group),
+            // Unconditional: `--uid -1` is a wrong value, not a missing one.
+            .member(.value(long: "mark", .unconditional) { $0.mark = $1 }, in: group),
+            .member(.value(long: "uid", .unconditional) { $0.uid = $1 }, in: group),
+        ]
+    }
+
+    /// The selectors, each checked: an address without a zone, an interface that exists, and
+    /// numbers as iproute2 reads them (get_u32 in lib/utils.c: decimal, or 0x hex).
+    func selectors() throws -> RouteSelectors {
+        var selectors = RouteSelectors()
+        if let source {
+            guard let address = try? IPAddress.parse(source), address.zone == nil else {
+                throw UsageError("--from: invalid IP address '\(PrintableText.escaped(source))'")
+            }
+            selectors.source = address
+        }
+        if let outputInterface {
+            guard let index = NetworkInterface.index(named: outputInterface) else {
+                throw UsageError("--oif: unknown interface '\(PrintableText.escaped(outputInterface))'")
+            }
+            selectors.outputInterface = index
+        }
+        if let mark { selectors.mark = try Self.number(mark, option: "--mark") }
+        if let uid { selectors.uid = try Self.number(uid, option: "--uid") }
+        return selectors
+    }
+
+    /// A destination must be of the source's family: the kernel looks up one family at a time.
+    static func check(_ destination: IPAddress, against selectors: RouteSelectors, written text: String) throws {
+        guard let source = selectors.source, source.family != destination.family else { return }
+        throw UsageError("--from \(source) is \(source.family.label), '\(PrintableText.escaped(text))' is \(destination.family.label)")
+    }
+
+    static func number(_ text: String, option: String) throws -> UInt32 {
+        let hex = text.hasPrefix("0x") || text.hasPrefix("0X")
+        let digits = hex ? text.dropFirst(2) : text[...]
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = UInt32(digits, radix: hex ? 16 : 10) else {
+            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number from 0 to 4294967295")
+        }
+        return value
+    }
+}
