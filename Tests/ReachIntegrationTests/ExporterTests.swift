@@ -76,8 +76,10 @@ final class ExporterTests: NamespaceTestCase {
         return process
     }
 
-    private func get(_ url: String, in namespace: Namespace, headers: [String] = []) throws -> (status: Int, body: String) {
-        let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), "get", url] + headers)
+    private func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
+        -> (status: Int, body: String)
+    {
+        let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), method, url] + headers)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any],
               let status = object["status"] as? Int, let body = object["body"] as? String
         else { throw HarnessError("exporter-client get failed: \(result)") }
@@ -451,9 +453,69 @@ final class ExporterStartTests: XCTestCase {
         XCTAssertTrue(result.stderr.hasPrefix("reach: system failure: open /nonexistent-"), result.stderr)
     }
 
+    func testVersionIsReachsOwn() throws {
+        let result = try run(["--version"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdout, "reach-exporter \(try ReachBinary.run(["--version"]).stdout.dropFirst("reach ".count))")
+        XCTAssertEqual(result.stderr, "")
+    }
+
     func testHelpIsPrintedAndExitsZero() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.hasPrefix("usage: reach-exporter"), result.stdout)
+    }
+}
+
+// MARK: Health and reload
+
+extension ExporterTests {
+    /// SIGHUP and POST /-/reload read --config again; a file that cannot be used leaves the
+    /// old modules in force, says why in one line and sets the gauge to 0 (blackbox_exporter's
+    /// behaviour, `blackbox_exporter_config_last_reload_successful`).
+    func testReloadKeepsTheOldConfigurationWhenTheNewOneIsBad() throws {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        let client = try lab.namespace("client")
+        try client.ip("link", "set", "lo", "up")
+        let path = "\(lab.directory)/blackbox.yml"
+        try "modules:\n  ping:\n    prober: route\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let exporter = try startExporter(["--config", path, "--allow", "127.0.0.0/8"], in: client)
+        let base = "http://127.0.0.1:10115"
+        XCTAssertEqual(try get("\(base)/-/healthy", in: client).body, "Healthy\n")
+        func gauge() throws -> Double? {
+            samples(try get("\(base)/metrics", in: client).body)["reach_exporter_config_last_reload_successful"]
+        }
+        func probeStatus(_ module: String) throws -> Int { try get("\(base)/probe?target=127.0.0.1&module=\(module)", in: client).status }
+        XCTAssertEqual(try gauge(), 1)
+        XCTAssertEqual(try probeStatus("ping"), 200)
+
+        // A bad file on SIGHUP: still serving the old module, one line, the gauge at 0.
+        try "modules:\n  web:\n    prober: gopher\n".write(toFile: path, atomically: true, encoding: .utf8)
+        kill(exporter.pid, SIGHUP)
+        let deadline = Date().addingTimeInterval(5)
+        while try gauge() != 0, Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(try gauge(), 0)
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
+        XCTAssertEqual(try probeStatus("ping"), 200)
+        let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
+        XCTAssertEqual(reloadLines, [
+            "reach-exporter: reload failed, the previous configuration stays: "
+                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http or route)"
+        ])
+
+        // POST /-/reload of the same bad file: 500 with the reason; GET is refused.
+        let refused = try get("\(base)/-/reload", in: client, method: "post")
+        XCTAssertEqual(refused.status, 500)
+        XCTAssertTrue(refused.body.hasPrefix("failed to reload config: \(path): line 3"), refused.body)
+        XCTAssertEqual(try get("\(base)/-/reload", in: client).status, 405)
+
+        // A good file through POST /-/reload: its module answers, the old one is gone, the gauge is back at 1.
+        try "modules:\n  path:\n    prober: route\n".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try get("\(base)/-/reload", in: client, method: "post").status, 200)
+        XCTAssertEqual(try gauge(), 1)
+        XCTAssertEqual(try probeStatus("path"), 200)
+        XCTAssertEqual(try probeStatus("ping"), 400)
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
     }
 }
