@@ -98,6 +98,26 @@ final class ExporterTests: NamespaceTestCase {
 
     // MARK: Prometheus
 
+    /// A scrape job of `module` probes of `targets` through the exporter on 127.0.0.1:10115,
+    /// relabelled as blackbox_exporter's documentation shows.
+    static func probeJob(_ name: String, module: String, targets: String) -> String {
+        """
+          - job_name: \(name)
+            metrics_path: /probe
+            params: {module: [\(module)]}
+            static_configs:
+              - targets: [\(targets)]
+            relabel_configs:
+              - source_labels: [__address__]
+                target_label: __param_target
+              - source_labels: [__param_target]
+                target_label: instance
+              - target_label: __address__
+                replacement: 127.0.0.1:10115
+
+        """
+    }
+
     private func prometheusQuery(_ query: String, in namespace: Namespace, port: Int) throws -> [[String: Any]] {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
         let answer = try get("http://127.0.0.1:\(port)/api/v1/query?query=\(encoded)", in: namespace)
@@ -128,23 +148,11 @@ final class ExporterTests: NamespaceTestCase {
               scrape_interval: 1s
               scrape_timeout: 900ms
             scrape_configs:
-              - job_name: reach_probe
-                metrics_path: /probe
-                params: {module: [icmp]}
-                static_configs:
-                  - targets: [198.18.0.1, 203.0.113.1]
-                relabel_configs:
-                  - source_labels: [__address__]
-                    target_label: __param_target
-                  - source_labels: [__param_target]
-                    target_label: instance
-                  - target_label: __address__
-                    replacement: 127.0.0.1:10115
               - job_name: reach
                 static_configs:
                   - targets: [127.0.0.1:10115]
 
-            """
+            """ + Self.probeJob("reach_probe", module: "icmp", targets: "198.18.0.1, 203.0.113.1")
         let configPath = try lab.script("prometheus.yml", config)
         let storage = "\(lab.directory)/tsdb"
         let prometheus = try lab.launch(
@@ -517,5 +525,70 @@ extension ExporterTests {
         XCTAssertEqual(try probeStatus("ping"), 400)
         kill(exporter.pid, SIGTERM)
         XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+}
+
+// MARK: contrib/: the alerting rules and the Grafana dashboard
+
+extension ExporterTests {
+    static let contrib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("contrib").path
+
+    /// `promtool check rules`, then its unit tests of each alert (reach.rules.test.yml).
+    func testTheAlertingRulesPassPromtool() throws {
+        try Privilege.requireRootAndTools(["promtool"])
+        let rules = "\(Self.contrib)/prometheus/reach.rules.yml"
+        let check = try Subprocess.run(["promtool", "check", "rules", rules])
+        XCTAssertEqual(check.status, 0, "\(check)")
+        XCTAssertTrue(check.stdout.contains("SUCCESS: 5 rules found"), check.stdout)
+        let unit = try Subprocess.run(["promtool", "test", "rules", "\(Self.contrib)/prometheus/reach.rules.test.yml"])
+        XCTAssertEqual(unit.status, 0, "\(unit)")
+        XCTAssertTrue(unit.stdout.contains("SUCCESS"), unit.stdout)
+    }
+
+    /// Every query of the dashboard, run by a real Prometheus scraping reach-exporter's
+    /// /metrics and its probes (icmp and route), returns series; the rules load there too.
+    func testEveryDashboardQueryReturnsSeries() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus"])
+        let dashboard = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(Self.contrib)/grafana/reach-exporter.json"))) as? [String: Any]
+        let panels = try XCTUnwrap(dashboard?["panels"] as? [[String: Any]])
+        let queries = panels.flatMap { ($0["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String } }
+        XCTAssertEqual(queries.count, 10)
+        _ = try startExporter(["--allow", "198.18.0.0/15", "--allow", "203.0.113.0/24"], in: net.client)
+        let config = """
+            global:
+              scrape_interval: 1s
+              scrape_timeout: 900ms
+              evaluation_interval: 1s
+            rule_files: [\(Self.contrib)/prometheus/reach.rules.yml]
+            scrape_configs:
+              - job_name: reach
+                static_configs:
+                  - targets: [127.0.0.1:10115]
+
+            """ + Self.probeJob("reach_probe", module: "icmp", targets: "198.18.0.1")
+            + Self.probeJob("reach_route", module: "route", targets: "198.18.0.1, 203.0.113.1")
+        let configPath = try lab.script("prometheus.yml", config)
+        let prometheus = try lab.launch(
+            [
+                "prometheus", "--config.file=\(configPath)", "--storage.tsdb.path=\(lab.directory)/tsdb",
+                "--web.listen-address=127.0.0.1:19090",
+            ], in: net.client, label: "prometheus")
+        try prometheus.waitUntilReady(marker: "Server is ready to receive web requests", timeout: 30)
+
+        // Until each query has series (increase() needs two scrapes), at most 20 s.
+        var empty = queries
+        let deadline = Date().addingTimeInterval(20)
+        while !empty.isEmpty, Date() < deadline {
+            empty = try empty.filter { try prometheusQuery($0, in: net.client, port: 19090).isEmpty }
+            if !empty.isEmpty { usleep(500_000) }
+        }
+        XCTAssertEqual(empty, [], "queries without series; prometheus log:\n\(prometheus.log)")
+        let rules = try get("http://127.0.0.1:19090/api/v1/rules", in: net.client)
+        XCTAssertEqual(rules.status, 200)
+        XCTAssertEqual(rules.body.components(separatedBy: "\"type\":\"alerting\"").count - 1, 5, rules.body)
+        XCTAssertFalse(rules.body.contains("\"health\":\"err\""), rules.body)
     }
 }
