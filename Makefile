@@ -32,6 +32,9 @@ RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinke
 DYNAMIC_SYMBOLS = -Xlinker --version-script=$(CURDIR)/scripts/dynamic-symbols.map
 RELEASE_FLAGS += $(DYNAMIC_SYMBOLS)
 STRIP ?= strip
+# zsh's completions: site-functions under /usr/local; Debian's zsh reads packages' from
+# /usr/share/zsh/vendor-completions (debian/rules sets it).
+ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 # reach-exporter: a release build with the standard library (and libstdc++, libgcc) linked
 # statically, in a scratch path of its own, so the two builds' different flags do not
 # rebuild each other's modules. No whole-program LTO and no link order: its start-up is not
@@ -45,6 +48,7 @@ EXPORTER_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 .PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
+.PHONY: deb test-deb
 
 help:
 	@echo "make build     release build (standard library linked statically): $(BIN)"
@@ -60,6 +64,8 @@ help:
 	@echo "make lint      the man page, swift format's rules, layout, shell and Python scripts, layers"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary (stripped), man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
+	@echo "make deb      Debian packages reach and reach-exporter (debian/, release builds): .build/deb/"
+	@echo "make test-deb  make deb, then install, check and purge the packages (root)"
 	@echo "make link-order  rewrite $(LINK_ORDER) from callgrind runs of the release build"
 	@echo "make clean     remove build products"
 
@@ -141,10 +147,10 @@ install: build build-exporter
 	install -m 0644 man/reach.1 $(DESTDIR)$(PREFIX)/share/man/man1/reach.1
 	install -m 0644 man/reach-exporter.1 $(DESTDIR)$(PREFIX)/share/man/man1/reach-exporter.1
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-	           $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	           $(DESTDIR)$(ZSH_COMPLETIONS) \
 	           $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
-	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach
+	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
 
 # The layout of the release link (above): functions run by short commands, from callgrind
@@ -164,11 +170,29 @@ install-caps:
 	setcap cap_net_raw+p $(DESTDIR)$(PREFIX)/bin/reach
 	getcap $(DESTDIR)$(PREFIX)/bin/reach
 
+# The two packages, from the release builds (debian/rules calls make build, build-exporter
+# and install), into .build/deb; lintian checks them (no error, no warning: an override
+# only with its reason, in debian/*.lintian-overrides).
+deb:
+	@scripts/install-deps.sh deb
+	dpkg-checkbuilddeps
+	debian/rules binary
+	lintian --fail-on error,warning .build/deb/reach_$(DEB_VERSION)_$(DEB_ARCH).deb .build/deb/reach-exporter_$(DEB_VERSION)_$(DEB_ARCH).deb
+
+DEB_VERSION = $(shell dpkg-parsechangelog -S Version 2>/dev/null)
+DEB_ARCH = $(shell dpkg --print-architecture 2>/dev/null)
+
+# Installs the packages on this machine, checks what they put there (the capability, the
+# units under systemd-analyze, the exporter's answers inside a network namespace), purges
+# them and checks nothing is left (root; CI runs it).
+test-deb: deb
+	scripts/test-deb.sh .build/deb/reach_$(DEB_VERSION)_$(DEB_ARCH).deb .build/deb/reach-exporter_$(DEB_VERSION)_$(DEB_ARCH).deb
+
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/reach $(DESTDIR)$(PREFIX)/share/man/man1/reach.1 \
 	      $(DESTDIR)$(PREFIX)/bin/reach-exporter $(DESTDIR)$(PREFIX)/share/man/man1/reach-exporter.1 \
 	      $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach \
-	      $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_reach \
+	      $(DESTDIR)$(ZSH_COMPLETIONS)/_reach \
 	      $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
 
 clean:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a target needs, only those missing.
 #   scripts/install-deps.sh build   libcap-dev (to build reach)
+#   scripts/install-deps.sh deb     also debhelper and lintian (make deb, make test-deb)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
 #                                   procps, libcap2-bin, util-linux, strace, fping; dbus-daemon,
@@ -17,6 +18,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcap-dev pkg-config)
+# make deb: debhelper and lintian; make test-deb adds what it checks with.
+if [ "${1:-build}" = deb ]; then
+  packages+=(debhelper lintian libcap2-bin systemd python3)
+fi
 if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)

@@ -5,12 +5,14 @@
 #   Python: every *.py file, the tests' helpers too, through `python3 -m py_compile`, a
 #   syntax check. The bytecode goes to a temporary directory (PYTHONPYCACHEPREFIX), so no
 #   __pycache__ lands in the tree.
-# Not looked at: .git, .build* (build products), Fuzz/corpus (fuzzer inputs).
+# Not looked at: .git, .build* (build products), Fuzz/corpus (fuzzer inputs), debhelper's
+# work in debian/ (its generated maintainer scripts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mapfile -t files < <(
-    find . \( -name .git -o -name '.build*' -o -path ./Fuzz/corpus \) -prune -o -type f -print |
+    find . \( -name .git -o -name '.build*' -o -path ./Fuzz/corpus -o -path ./debian/tmp -o -path ./debian/.debhelper \
+        -o -path ./debian/reach -o -path ./debian/reach-exporter \) -prune -o -type f -print |
         sed 's|^\./||' | LC_ALL=C sort
 )
 mapfile -t shell < <(

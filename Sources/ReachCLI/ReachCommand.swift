@@ -4,7 +4,7 @@ import ReachSystem
 
 /// `reach`: the root of the command tree. Bare `reach` runs `status`.
 public struct ReachCommand: ParsableCommand {
-    public static let version = "0.1.0"
+    public static let version = ReachVersion.current
 
     public static let configuration = CommandConfiguration(
         commandName: "reach",

@@ -66,6 +66,11 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
             valueName: "path"))
     var textfile: String?
 
+    @Flag(
+        name: .long,
+        help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once --until holds (without it: at the first).")
+    var notify = false
+
     @Flag(name: .long, help: .hidden)
     var debugStats = false
 
@@ -82,7 +87,7 @@ struct WatchCommand: ParsableCommand, ReachRunnable {
         WatchOptions(
             targets: targets, targetList: targetList.options, until: until, timeout: timeout, settle: settle, count: count,
             interface: interface,
-            resolveInterval: resolveInterval, probeInterval: probeInterval, textfile: textfile, debugStats: debugStats,
+            resolveInterval: resolveInterval, probeInterval: probeInterval, textfile: textfile, notify: notify, debugStats: debugStats,
             debugReceiveBuffer: debugReceiveBuffer, path: path.options, probes: probes.options, output: output.options)
     }
 
@@ -107,6 +112,8 @@ struct WatchOptions: Equatable {
     var probeInterval = defaultInterval
     /// `--textfile`: node_exporter's textfile collector reads this file.
     var textfile: String?
+    /// `--notify`: sd_notify(3)'s READY=1 and STATUS= for a Type=notify unit.
+    var notify = false
     var debugStats = false
     var debugReceiveBuffer: Int32?
     var path = PathOptions()
@@ -125,6 +132,7 @@ struct WatchOptions: Equatable {
             .value(long: "resolve-interval", .unconditional) { $0.resolveInterval = $1 },
             .value(long: "probe-interval", .unconditional) { $0.probeInterval = $1 },
             .value(long: "textfile", .next) { $0.textfile = $1 },
+            .flag(long: "notify") { $0.notify = true },
             .flag(long: "debug-stats") { $0.debugStats = true },
             .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
         ]
@@ -155,6 +163,8 @@ struct WatchOptions: Equatable {
                 throw UsageError("--textfile: '\(PrintableText.escaped(textfile))' is not a file path")
             }
         }
+
+        var notification = try makeNotification()
 
         // Standard output's reader going away (`reach watch | head -1`) ends the watch.
         // ModemManager's and NetworkManager's changes come as signals on the system bus.
@@ -188,8 +198,10 @@ struct WatchOptions: Equatable {
             if !output.quiet {
                 OutputChannel.standard.write(output.json ? renderer.json(event).serialized() + "\n" : renderer.text(event))
             }
+            notification?.reported(event, waitingUntil: condition != nil)
             return !OutputChannel.standard.readerGone
         }
+        notification?.ended(end)
         if let textfileFailure { throw textfileFailure }
         if debugStats {
             let stats = loop.statistics

@@ -68,6 +68,12 @@ struct WatchRenderer {
         ])
     }
 
+    /// A state on one line, its paths (and connectivity) separated by "; ": `watch
+    /// --notify`'s STATUS=.
+    func statusLine(_ state: ReachabilityReport) -> String {
+        slots(state).map { "\($0.label): \($0.text)" }.joined(separator: "; ")
+    }
+
     private func slots(_ state: ReachabilityReport) -> [Slot] {
         if let failure = state.resolutionFailure, case .host(let name) = state.subject {
             return [Slot(id: name, label: name, text: "not reachable (name not resolved: \(failure))", compared: nil)]

@@ -28,6 +28,7 @@ public struct ExporterOptions: Equatable, Sendable {
     /// Connections open at once; more are closed as soon as they are accepted.
     public var maximumConnections = 2048
     public var help = false
+    public var version = false
 
     public init() {}
 
@@ -40,8 +41,10 @@ public struct ExporterOptions: Equatable, Sendable {
         usage: reach-exporter [--listen ADDRESS:PORT] [--allow CIDR|HOST|*.SUFFIX|*]... [--config FILE]
                               [--probe SPEC]... [--probe-interval DURATION] [--probe-timeout DURATION]
                               [--concurrency N] [--queue N] [--header-timeout DURATION] [--max-connections N]
+                              [--version]
         /probe?target=T&module=M: blackbox_exporter's probes (icmp, tcp_connect, http_2xx) and route.
         /metrics: the exporter's process and the machine's way to the internet, kept from kernel events.
+        /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read --config again.
         See reach-exporter(1).
 
         """
@@ -88,6 +91,7 @@ public struct ExporterOptions: Equatable, Sendable {
             case "--queue": options.queueLength = try count(name, try value(name, inline: inline), range: 0...100_000)
             case "--max-connections": options.maximumConnections = try count(name, try value(name, inline: inline), range: 1...1_000_000)
             case "-h", "--help": options.help = true
+            case "--version": options.version = true
             default:
                 throw UsageError(word.hasPrefix("-") ? "unknown option '\(printable(word))'" : "unexpected argument '\(printable(word))'")
             }

@@ -27,6 +27,8 @@ public struct ExporterRouter: Sendable {
     public enum Route: Hashable, Sendable {
         case metrics
         case probe(ProbeRequest)
+        /// `POST /-/reload`: read the configuration file again.
+        case reload
         /// A one-line text answer: an index page, or why the request is refused.
         case reply(status: Int, text: String)
     }
@@ -34,6 +36,16 @@ public struct ExporterRouter: Sendable {
     public func route(method: String, uri: String, scrapeTimeout: String?) -> Route {
         let (path, query) = Self.split(uri)
         switch path {
+        // blackbox_exporter's (and Prometheus's) management endpoints, with their answers
+        // (blackbox_exporter main.go): a liveness check, and a reload as SIGHUP does.
+        case "/-/healthy":
+            guard method == "GET" || method == "HEAD" else {
+                return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")
+            }
+            return .reply(status: 200, text: "Healthy")
+        case "/-/reload":
+            guard method == "POST" else { return .reply(status: 405, text: "This endpoint requires a POST request.") }
+            return .reload
         case "/metrics", "/probe", "/":
             guard method == "GET" || method == "HEAD" else {
                 return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")

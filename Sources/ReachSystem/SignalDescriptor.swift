@@ -9,13 +9,30 @@ import CReachShims
 public final class SignalDescriptor {
     public let fileDescriptor: Int32
 
-    public init() throws(SystemCallError) {
+    public convenience init() throws(SystemCallError) {
+        try self.init(signals: [SIGINT, SIGTERM])
+    }
+
+    private init(signals: [Int32]) throws(SystemCallError) {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
+        for signal in signals { sigaddset(&set, signal) }
         try System.blockSignals(set)
         fileDescriptor = try System.signalDescriptor(for: set)
+    }
+
+    /// SIGHUP alone, which daemons take as "read your configuration again" (`systemctl
+    /// reload` sends it when the unit says `ExecReload=kill -HUP $MAINPID`).
+    public static func hangUps() throws(SystemCallError) -> SignalDescriptor {
+        try SignalDescriptor(signals: [SIGHUP])
+    }
+
+    /// Blocks until a signal is pending, then reads it.
+    public func next() throws(SystemCallError) -> Int32 {
+        while true {
+            _ = try Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: -1)
+            if let signal = take() { return signal }
+        }
     }
 
     deinit { System.close(fileDescriptor) }

@@ -18,17 +18,8 @@ public final class UnixStreamSocket {
     /// unix(7)). nil when nothing listens there: no such file (ENOENT), refused, a full
     /// backlog (EAGAIN on a non-blocking connect) or a name too long for sun_path.
     public static func connect(path: String, isAbstract abstract: Bool) -> UnixStreamSocket? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let name = Array(path.utf8)
-        let offset = abstract ? 1 : 0
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        // A file name needs its terminating NUL; an abstract name is counted, not terminated.
-        guard !name.isEmpty, name.count + offset < capacity || (abstract && name.count + offset == capacity) else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in name.enumerated() { raw[index + offset] = byte }
-        }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + offset + name.count + (abstract ? 0 : 1))
+        guard let (unix, length) = unixAddress(path: path, isAbstract: abstract) else { return nil }
+        var address = unix
         guard case .success(let fd) = System.openSocket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) else {
             return nil
         }
@@ -84,6 +75,22 @@ public final class UnixStreamSocket {
         }
         return !events.isEmpty
     }
+}
+
+/// A sockaddr_un for `path` (a file name, or with `abstract` a name in the abstract
+/// namespace, unix(7)) and its length; nil when the name is empty or too long for sun_path.
+func unixAddress(path: String, isAbstract abstract: Bool) -> (sockaddr_un, socklen_t)? {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let name = Array(path.utf8)
+    let offset = abstract ? 1 : 0
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    // A file name needs its terminating NUL; an abstract name is counted, not terminated.
+    guard !name.isEmpty, name.count + offset < capacity || (abstract && name.count + offset == capacity) else { return nil }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        for (index, byte) in name.enumerated() { raw[index + offset] = byte }
+    }
+    return (address, socklen_t(MemoryLayout<sa_family_t>.size + offset + name.count + (abstract ? 0 : 1)))
 }
 
 extension CurrentProcess {

@@ -5,10 +5,10 @@ import ReachCore
 import ReachExporter
 import ReachSystem
 
-/// What every connection's handler shares: the router, the live state, the probe pool and
-/// its bound.
+/// What every connection's handler shares: the configuration, the live state, the probe
+/// pool and its bound.
 final class ExporterContext: Sendable {
-    let router: ExporterRouter
+    let configuration: ExporterConfigurationFile
     let live: LiveInternetState
     let pool: NIOThreadPool
     let prober: ExporterProber
@@ -16,17 +16,32 @@ final class ExporterContext: Sendable {
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
 
-    init(router: ExporterRouter, live: LiveInternetState, pool: NIOThreadPool, probes: Admission) {
-        self.router = router
+    init(configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission) {
+        self.configuration = configuration
         self.live = live
         self.pool = pool
         self.probes = probes
-        prober = ExporterProber(allow: router.allow)
-        startTime = Double(SystemClock.realtimeNanoseconds()) / 1e9
+        // The allow list is the command line's: a reload does not change it.
+        prober = ExporterProber(allow: configuration.router.allow)
+        startTime = Self.now()
     }
 
+    /// The wall clock in seconds, as Prometheus's timestamps are.
+    static func now() -> Double { Double(SystemClock.realtimeNanoseconds()) / 1e9 }
+
     var metricsSamples: [MetricSample] {
-        ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + live.samples
+        ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
+    }
+
+    /// Reads the configuration file again (SIGHUP, `POST /-/reload`); a file that cannot be
+    /// used is said in one line on stderr, and the old configuration stays.
+    @discardableResult
+    func reload() -> ExporterConfigurationFile.Failure? {
+        let failure = configuration.reload(now: Self.now())
+        if let failure {
+            OutputChannel.standardError.write("reach-exporter: reload failed, the previous configuration stays: \(failure)\n")
+        }
+        return failure
     }
 }
 
@@ -69,7 +84,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
-        let route = shared.router.route(
+        let route = shared.configuration.router.route(
             method: request.method.rawValue, uri: request.uri,
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
         let keepAlive = request.isKeepAlive
@@ -77,6 +92,14 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch route {
         case .reply(let status, let text):
             respond(context: context, status: HTTPResponseStatus(statusCode: status), text: text, keepAlive: keepAlive, isHead: isHead)
+        case .reload:
+            // A small file, read on the event loop: blackbox_exporter answers after the reload too.
+            if let failure = shared.reload() {
+                respond(context: context, status: .internalServerError, text: "failed to reload config: \(failure)",
+                        keepAlive: keepAlive, isHead: isHead)
+            } else {
+                respond(context: context, status: .ok, text: "", keepAlive: keepAlive, isHead: isHead)
+            }
         case .metrics:
             respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples), keepAlive: keepAlive, isHead: isHead)
         case .probe(let probe):

@@ -28,20 +28,16 @@ if options.help {
     OutputChannel.standard.write(ExporterOptions.usage)
     CurrentProcess.exit(status: 0)
 }
+if options.version {
+    OutputChannel.standard.write("reach-exporter \(ReachVersion.current)\n")
+    CurrentProcess.exit(status: 0)
+}
 
-var modules = ExporterModule.defaults
-if let path = options.configPath {
-    let shown = ExporterRouter.printable(path)
-    switch FileContents.read(path, limit: 1 << 20) {
-    case .failure(let errno):
-        fail("--config \(shown): \(errno)", status: 78)
-    case .success(let bytes):
-        do {
-            modules = try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
-        } catch {
-            fail("\(shown): \(error.message)", status: 78)
-        }
-    }
+let configuration: ExporterConfigurationFile
+do {
+    configuration = try ExporterConfigurationFile(path: options.configPath, allow: options.allow, now: ExporterContext.now())
+} catch {
+    fail(error.description, status: 78)
 }
 
 // ICMP probes open their sockets as `reach ping` does (iputils ping_common.c): only
@@ -52,6 +48,16 @@ do {
     try Capabilities.limitToNetRaw()
 } catch {
     fail("system failure: \(error)", status: 71)
+}
+
+// SIGHUP reads the configuration again (blackbox_exporter does the same). Blocked here,
+// before any other thread starts, so that every thread inherits the mask and only the
+// reload thread's signalfd sees it.
+let hangUps: SignalDescriptor
+do {
+    hangUps = try SignalDescriptor.hangUps()
+} catch {
+    fail("cannot take SIGHUP: \(error)", status: 1)
 }
 
 let live = LiveInternetState(probing: !options.probes.isEmpty)
@@ -109,8 +115,14 @@ pool.start()
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
-    router: ExporterRouter(modules: modules, allow: options.allow), live: live, pool: pool,
-    probes: Admission(maximum: options.concurrency + options.queueLength))
+    configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength))
+do {
+    try DetachedThread.start {
+        while (try? hangUps.next()) != nil { shared.reload() }
+    }
+} catch {
+    fail("cannot start the reload thread: \(error)", status: 1)
+}
 let headBytes = options.maximumHeadBytes
 let headTimeout = TimeAmount.milliseconds(options.headerTimeout.milliseconds)
 

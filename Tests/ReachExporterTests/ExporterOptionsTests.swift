@@ -35,6 +35,8 @@ final class ExporterOptionsTests: XCTestCase {
         XCTAssertEqual(options.queueLength, 8)
         XCTAssertEqual(options.headerTimeout.milliseconds, 2_000)
         XCTAssertEqual(options.maximumConnections, 100)
+        XCTAssertFalse(options.version)
+        XCTAssertTrue(try ExporterOptions.parse(["--version"]).version)
     }
 
     func testErrorsAreOneLine() {

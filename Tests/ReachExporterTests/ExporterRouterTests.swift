@@ -27,6 +27,15 @@ final class ExporterRouterTests: XCTestCase {
         XCTAssertEqual(asked.timeoutSeconds, 1.0)
     }
 
+    /// blackbox_exporter's management endpoints, with its answers (main.go).
+    func testHealthAndReload() {
+        XCTAssertEqual(route("/-/healthy"), .reply(status: 200, text: "Healthy"))
+        XCTAssertEqual(route("/-/healthy", method: "HEAD"), .reply(status: 200, text: "Healthy"))
+        XCTAssertEqual(route("/-/healthy", method: "POST"), .reply(status: 405, text: "Method POST not allowed"))
+        XCTAssertEqual(route("/-/reload", method: "POST"), .reload)
+        XCTAssertEqual(route("/-/reload"), .reply(status: 405, text: "This endpoint requires a POST request."))
+    }
+
     func testHugeTimeoutsAreBounded() {
         for header in ["1e300", "99999999999999999999"] {
             guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp", header: header) else { return XCTFail(header) }
@@ -90,6 +99,8 @@ final class ExporterRouterTests: XCTestCase {
                 XCTAssertTrue(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(uri): \(text)")
             case .metrics:
                 break
+            case .reload:
+                XCTFail("a GET reloads: \(uri)")
             }
         }
         XCTAssertEqual(count, pieces.count + pieces.count * pieces.count + pieces.count * pieces.count * pieces.count)

@@ -79,8 +79,10 @@ final class ExporterTests: NamespaceTestCase {
         return process
     }
 
-    private func get(_ url: String, in namespace: Namespace, headers: [String] = []) throws -> (status: Int, body: String) {
-        let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), "get", url] + headers)
+    private func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
+        -> (status: Int, body: String)
+    {
+        let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), method, url] + headers)
         guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any],
               let status = object["status"] as? Int, let body = object["body"] as? String
         else { throw HarnessError("exporter-client get failed: \(result)") }
@@ -98,6 +100,26 @@ final class ExporterTests: NamespaceTestCase {
     }
 
     // MARK: Prometheus
+
+    /// A scrape job of `module` probes of `targets` through the exporter on 127.0.0.1:10115,
+    /// relabelled as blackbox_exporter's documentation shows.
+    static func probeJob(_ name: String, module: String, targets: String) -> String {
+        """
+          - job_name: \(name)
+            metrics_path: /probe
+            params: {module: [\(module)]}
+            static_configs:
+              - targets: [\(targets)]
+            relabel_configs:
+              - source_labels: [__address__]
+                target_label: __param_target
+              - source_labels: [__param_target]
+                target_label: instance
+              - target_label: __address__
+                replacement: 127.0.0.1:10115
+
+        """
+    }
 
     private func prometheusQuery(_ query: String, in namespace: Namespace, port: Int) throws -> [[String: Any]] {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
@@ -129,23 +151,11 @@ final class ExporterTests: NamespaceTestCase {
               scrape_interval: 1s
               scrape_timeout: 900ms
             scrape_configs:
-              - job_name: reach_probe
-                metrics_path: /probe
-                params: {module: [icmp]}
-                static_configs:
-                  - targets: [198.18.0.1, 203.0.113.1]
-                relabel_configs:
-                  - source_labels: [__address__]
-                    target_label: __param_target
-                  - source_labels: [__param_target]
-                    target_label: instance
-                  - target_label: __address__
-                    replacement: 127.0.0.1:10115
               - job_name: reach
                 static_configs:
                   - targets: [127.0.0.1:10115]
 
-            """
+            """ + Self.probeJob("reach_probe", module: "icmp", targets: "198.18.0.1, 203.0.113.1")
         let configPath = try lab.script("prometheus.yml", config)
         let storage = "\(lab.directory)/tsdb"
         let prometheus = try lab.launch(
@@ -487,9 +497,134 @@ final class ExporterStartTests: XCTestCase {
             result.stderr.hasPrefix("reach: system failure: open /nonexistent-\(getpid())/reach.prom (as /nonexistent-"), result.stderr)
     }
 
+    func testVersionIsReachsOwn() throws {
+        let result = try run(["--version"])
+        XCTAssertEqual(result.status, 0)
+        XCTAssertEqual(result.stdout, "reach-exporter \(try ReachBinary.run(["--version"]).stdout.dropFirst("reach ".count))")
+        XCTAssertEqual(result.stderr, "")
+    }
+
     func testHelpIsPrintedAndExitsZero() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)
         XCTAssertTrue(result.stdout.hasPrefix("usage: reach-exporter"), result.stdout)
+    }
+}
+
+// MARK: Health and reload
+
+extension ExporterTests {
+    /// SIGHUP and POST /-/reload read --config again; a file that cannot be used leaves the
+    /// old modules in force, says why in one line and sets the gauge to 0 (blackbox_exporter's
+    /// behaviour, `blackbox_exporter_config_last_reload_successful`).
+    func testReloadKeepsTheOldConfigurationWhenTheNewOneIsBad() throws {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        let client = try lab.namespace("client")
+        try client.ip("link", "set", "lo", "up")
+        let path = "\(lab.directory)/blackbox.yml"
+        try "modules:\n  ping:\n    prober: route\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let exporter = try startExporter(["--config", path, "--allow", "127.0.0.0/8"], in: client)
+        let base = "http://127.0.0.1:10115"
+        XCTAssertEqual(try get("\(base)/-/healthy", in: client).body, "Healthy\n")
+        func gauge() throws -> Double? {
+            samples(try get("\(base)/metrics", in: client).body)["reach_exporter_config_last_reload_successful"]
+        }
+        func probeStatus(_ module: String) throws -> Int { try get("\(base)/probe?target=127.0.0.1&module=\(module)", in: client).status }
+        XCTAssertEqual(try gauge(), 1)
+        XCTAssertEqual(try probeStatus("ping"), 200)
+
+        // A bad file on SIGHUP: still serving the old module, one line, the gauge at 0.
+        try "modules:\n  web:\n    prober: gopher\n".write(toFile: path, atomically: true, encoding: .utf8)
+        kill(exporter.pid, SIGHUP)
+        let deadline = Date().addingTimeInterval(5)
+        while try gauge() != 0, Date() < deadline { usleep(50_000) }
+        XCTAssertEqual(try gauge(), 0)
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
+        XCTAssertEqual(try probeStatus("ping"), 200)
+        let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
+        XCTAssertEqual(reloadLines, [
+            "reach-exporter: reload failed, the previous configuration stays: "
+                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http or route)"
+        ])
+
+        // POST /-/reload of the same bad file: 500 with the reason; GET is refused.
+        let refused = try get("\(base)/-/reload", in: client, method: "post")
+        XCTAssertEqual(refused.status, 500)
+        XCTAssertTrue(refused.body.hasPrefix("failed to reload config: \(path): line 3"), refused.body)
+        XCTAssertEqual(try get("\(base)/-/reload", in: client).status, 405)
+
+        // A good file through POST /-/reload: its module answers, the old one is gone, the gauge is back at 1.
+        try "modules:\n  path:\n    prober: route\n".write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try get("\(base)/-/reload", in: client, method: "post").status, 200)
+        XCTAssertEqual(try gauge(), 1)
+        XCTAssertEqual(try probeStatus("path"), 200)
+        XCTAssertEqual(try probeStatus("ping"), 400)
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+}
+
+// MARK: contrib/: the alerting rules and the Grafana dashboard
+
+extension ExporterTests {
+    static let contrib = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("contrib").path
+
+    /// `promtool check rules`, then its unit tests of each alert (reach.rules.test.yml).
+    func testTheAlertingRulesPassPromtool() throws {
+        try Privilege.requireRootAndTools(["promtool"])
+        let rules = "\(Self.contrib)/prometheus/reach.rules.yml"
+        let check = try Subprocess.run(["promtool", "check", "rules", rules])
+        XCTAssertEqual(check.status, 0, "\(check)")
+        XCTAssertTrue(check.stdout.contains("SUCCESS: 5 rules found"), check.stdout)
+        let unit = try Subprocess.run(["promtool", "test", "rules", "\(Self.contrib)/prometheus/reach.rules.test.yml"])
+        XCTAssertEqual(unit.status, 0, "\(unit)")
+        XCTAssertTrue(unit.stdout.contains("SUCCESS"), unit.stdout)
+    }
+
+    /// Every query of the dashboard, run by a real Prometheus scraping reach-exporter's
+    /// /metrics and its probes (icmp and route), returns series; the rules load there too.
+    func testEveryDashboardQueryReturnsSeries() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus"])
+        let dashboard = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: "\(Self.contrib)/grafana/reach-exporter.json"))) as? [String: Any]
+        let panels = try XCTUnwrap(dashboard?["panels"] as? [[String: Any]])
+        let queries = panels.flatMap { ($0["targets"] as? [[String: Any]] ?? []).compactMap { $0["expr"] as? String } }
+        XCTAssertEqual(queries.count, 10)
+        _ = try startExporter(["--allow", "198.18.0.0/15", "--allow", "203.0.113.0/24"], in: net.client)
+        let config = """
+            global:
+              scrape_interval: 1s
+              scrape_timeout: 900ms
+              evaluation_interval: 1s
+            rule_files: [\(Self.contrib)/prometheus/reach.rules.yml]
+            scrape_configs:
+              - job_name: reach
+                static_configs:
+                  - targets: [127.0.0.1:10115]
+
+            """ + Self.probeJob("reach_probe", module: "icmp", targets: "198.18.0.1")
+            + Self.probeJob("reach_route", module: "route", targets: "198.18.0.1, 203.0.113.1")
+        let configPath = try lab.script("prometheus.yml", config)
+        let prometheus = try lab.launch(
+            [
+                "prometheus", "--config.file=\(configPath)", "--storage.tsdb.path=\(lab.directory)/tsdb",
+                "--web.listen-address=127.0.0.1:19090",
+            ], in: net.client, label: "prometheus")
+        try prometheus.waitUntilReady(marker: "Server is ready to receive web requests", timeout: 30)
+
+        // Until each query has series (increase() needs two scrapes), at most 20 s.
+        var empty = queries
+        let deadline = Date().addingTimeInterval(20)
+        while !empty.isEmpty, Date() < deadline {
+            empty = try empty.filter { try prometheusQuery($0, in: net.client, port: 19090).isEmpty }
+            if !empty.isEmpty { usleep(500_000) }
+        }
+        XCTAssertEqual(empty, [], "queries without series; prometheus log:\n\(prometheus.log)")
+        let rules = try get("http://127.0.0.1:19090/api/v1/rules", in: net.client)
+        XCTAssertEqual(rules.status, 200)
+        XCTAssertEqual(rules.body.components(separatedBy: "\"type\":\"alerting\"").count - 1, 5, rules.body)
+        XCTAssertFalse(rules.body.contains("\"health\":\"err\""), rules.body)
     }
 }

@@ -2,6 +2,7 @@
 """HTTP clients for the exporter tests, run inside a test namespace.
 
   exporter-client.py get URL [NAME:VALUE]...   one GET; prints {"status", "body", "seconds"} as JSON
+  exporter-client.py post URL                  one POST with an empty body; the same
   exporter-client.py hostile HOST PORT         the hostile clients; prints their outcomes as JSON
 
 The hostile cases (the exporter runs with --header-timeout 2s, --concurrency 2, --queue 2):
@@ -23,8 +24,8 @@ import urllib.error
 import urllib.request
 
 
-def get(url, headers):
-    request = urllib.request.Request(url, headers=headers)
+def get(url, headers, method="GET"):
+    request = urllib.request.Request(url, headers=headers, method=method, data=b"" if method == "POST" else None)
     start = time.monotonic()
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
@@ -166,6 +167,8 @@ def main():
     if len(sys.argv) >= 3 and sys.argv[1] == "get":
         headers = dict(argument.split(":", 1) for argument in sys.argv[3:])
         print(json.dumps(get(sys.argv[2], headers)))
+    elif len(sys.argv) == 3 and sys.argv[1] == "post":
+        print(json.dumps(get(sys.argv[2], {}, method="POST")))
     elif len(sys.argv) == 4 and sys.argv[1] == "hostile":
         print(json.dumps(hostile(sys.argv[2], int(sys.argv[3]))))
     else:

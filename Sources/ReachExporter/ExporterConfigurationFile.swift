@@ -1,0 +1,77 @@
+import ReachCore
+import ReachSystem
+
+/// The configuration in force and its file: read at start, read again on SIGHUP or
+/// `POST /-/reload` (blackbox_exporter's `main.go`, `reloadConfig`). A new file that cannot
+/// be read or parsed leaves the old configuration in force; the outcome is two gauges,
+/// blackbox_exporter's `*_config_last_reload_successful` and
+/// `*_config_last_reload_success_timestamp_seconds` under reach-exporter's prefix.
+public final class ExporterConfigurationFile: @unchecked Sendable {
+    /// The largest file read: a blackbox.yml is a few kilobytes.
+    static let limit = 1 << 20
+
+    public let path: String?
+    private let lock = Lock()
+    private var current: ExporterRouter
+    private var lastSucceeded = true
+    private var lastSuccessTime: Double
+
+    /// Why a file cannot be used: its name and what is wrong, as one line.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`.
+    public init(path: String?, allow: AllowList, now: Double) throws(Failure) {
+        self.path = path
+        current = ExporterRouter(modules: try Self.modules(at: path), allow: allow)
+        lastSuccessTime = now
+    }
+
+    /// The router of the configuration in force.
+    public var router: ExporterRouter { lock.withLock { current } }
+
+    /// Reads the file again: nil when its modules are now in force, else why the old ones stay.
+    public func reload(now: Double) -> Failure? {
+        // Read outside the lock: scrapes go on with the old configuration meanwhile.
+        let result = Result { () throws(Failure) in try Self.modules(at: path) }
+        return lock.withLock {
+            switch result {
+            case .success(let modules):
+                current.modules = modules
+                lastSucceeded = true
+                lastSuccessTime = now
+                return nil
+            case .failure(let failure):
+                lastSucceeded = false
+                return failure
+            }
+        }
+    }
+
+    public var samples: [MetricSample] {
+        lock.withLock {
+            [
+                MetricSample("reach_exporter_config_last_reload_successful", help: "Reach exporter config loaded successfully.",
+                             value: lastSucceeded ? 1 : 0),
+                MetricSample("reach_exporter_config_last_reload_success_timestamp_seconds",
+                             help: "Timestamp of the last successful configuration reload.", value: lastSuccessTime),
+            ]
+        }
+    }
+
+    static func modules(at path: String?) throws(Failure) -> [ExporterModule] {
+        guard let path else { return ExporterModule.defaults }
+        let shown = ExporterRouter.printable(path)
+        switch FileContents.read(path, limit: limit) {
+        case .failure(let errno):
+            throw Failure(description: "\(shown): \(errno)")
+        case .success(let bytes):
+            do {
+                return try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
+            } catch {
+                throw Failure(description: "\(shown): \(error.message)")
+            }
+        }
+    }
+}
