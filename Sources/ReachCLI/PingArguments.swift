@@ -50,5 +50,9 @@ extension PingOptions {
             .flag(long: "each-rtt") { $0.eachRTT = true },
             .value(long: "targets-from", .next) { $0.targetsFrom = $1 },
             .value(long: "generate", .next) { $0.generate = $1 },
+            .flag(long: "elapsed") { $0.elapsed = true },
+            .flag(long: "stats") { $0.stats = true },
+            .flag(long: "loop") { $0.loop = true },
+            .value(long: "squiet", .unconditional) { $0.squiet = $1 },
         ])
 }

@@ -102,8 +102,27 @@ struct PingCommand: ParsableCommand, ReachRunnable {
         help: ArgumentHelp("Read targets from FILE, one a line ('-': standard input).", valueName: "file"))
     var targetsFrom: String?
 
-    @Option(name: .long, help: ArgumentHelp("Ping every host address of a prefix (fping -g; at most 65536).", valueName: "cidr"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536).",
+            valueName: "cidr|start"))
     var generate: String?
+
+    @Flag(name: .long, help: "Several targets: each alive line with its round trip (fping -e).")
+    var elapsed = false
+
+    @Flag(name: .long, help: "Several targets: totals over the run on stderr at the end (fping -s).")
+    var stats = false
+
+    @Flag(name: .long, help: "Several targets: probe until interrupted, a line per probe (fping -l).")
+    var loop = false
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q).", valueName: "seconds"))
+    var squiet: String?
 
     /// The values as given; `PingOptions.execute` does the work (PingArguments builds the
     /// same values for plain command lines without ArgumentParser).
@@ -112,7 +131,8 @@ struct PingCommand: ParsableCommand, ReachRunnable {
             hosts: hosts, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
             interface: interface, ipv4: ipv4, ipv6: ipv6, quiet: quiet, numeric: numeric, timestamps: timestamps,
             outstanding: outstanding, flood: flood, json: json, period: period, alive: alive, unreachable: unreachable,
-            eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate)
+            eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate, elapsed: elapsed, stats: stats, loop: loop,
+            squiet: squiet)
     }
 
     func execute() throws -> ExitStatus {
@@ -145,19 +165,39 @@ struct PingOptions: Equatable {
     var eachRTT = false
     var targetsFrom: String?
     var generate: String?
+    var elapsed = false
+    var stats = false
+    var loop = false
+    var squiet: String?
 
     /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
     /// one of them even when it holds a single target: a script that gives a list expects
     /// fping's lines and its ending, not an iputils ping that runs until interrupted.
     var asksForFanout: Bool {
-        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil
+        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil || elapsed || stats || loop
+            || squiet != nil
     }
 
     /// One target keeps iputils ping's behaviour exactly; several (or an fping option) run
     /// fping's model.
     func execute() throws -> ExitStatus {
-        var targets = try TargetList.collect(hosts, from: targetsFrom, allowingNone: generate != nil)
-        if let generate { targets += try TargetList.generate(generate, after: targets.count) }
+        var operands = hosts
+        var range: (start: String, end: String)?
+        if let generate, !generate.contains("/") {
+            // fping -g START END: the operand after the start is the range's end.
+            guard operands.count == 1 else {
+                throw UsageError(
+                    "--generate: '\(PrintableText.escaped(generate))' is not an address prefix such as 198.51.100.0/24, "
+                        + "nor a START followed by one END address")
+            }
+            range = (generate, operands.removeFirst())
+        }
+        var targets = try TargetList.collect(operands, from: targetsFrom, allowingNone: generate != nil)
+        if let range {
+            targets += try TargetList.generate(from: range.start, to: range.end, after: targets.count)
+        } else if let generate {
+            targets += try TargetList.generate(generate, after: targets.count)
+        }
         if targets.count == 1 && !asksForFanout { return try executeOne(host: targets[0]) }
         return try executeFanout(targets)
     }

@@ -39,6 +39,8 @@ final class PingArgumentsTests: XCTestCase {
             ["db.internal", "-qn"],
             ["127.0.0.1", "::1", "-c", "3", "-q"], ["-c1", "--period", "0.5", "--alive", "198.51.100.1", "198.51.100.2"],
             ["--each-rtt", "--unreachable", "--generate", "198.51.100.0/24"], ["--targets-from", "list.txt", "-i", "0.001"],
+            ["--loop", "--squiet", "1", "--elapsed", "--stats", "198.51.100.1", "198.51.100.2"],
+            ["--generate", "198.51.100.1", "198.51.100.9", "-c", "1"],
         ]
         for words in accepted {
             XCTAssertNotNil(PingArguments.options(words[...]), "\(words) should not need ArgumentParser")
@@ -127,4 +129,5 @@ final class PingArgumentsTests: XCTestCase {
             }
         }
     }
+
 }

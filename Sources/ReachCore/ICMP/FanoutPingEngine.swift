@@ -104,7 +104,8 @@ public struct FanoutPingEngine {
     private var deadlines = DeadlineHeap()
     /// The probe each sequence number stands for.
     private var slots: [Slot]
-    private var sentProbes = 0
+    /// Probes taken for sending, refused ones included (fping num_pingsent).
+    public private(set) var sentProbes = 0
     private var inFlight = 0
     private var lastSendTime: Int64?
     /// When the first probe was taken: the time every target's first probe was due.
