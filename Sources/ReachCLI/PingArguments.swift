@@ -35,6 +35,8 @@ extension PingOptions {
             .value("s", .unconditional) { $0.size = $1 },
             .value("t", .unconditional) { $0.ttl = $1 },
             .value("I", .next) { $0.interface = $1 },
+            .value("p", .next) { $0.pattern = $1 },
+            .value("M", .next) { $0.mtuDiscovery = $1 },
             .flag("4") { $0.ipv4 = true },
             .flag("6") { $0.ipv6 = true },
             .flag("q") { $0.quiet = true },

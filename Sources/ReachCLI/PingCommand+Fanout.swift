@@ -108,6 +108,7 @@ extension PingOptions {
         configuration.count = settings.configuration.count
         configuration.deadlineNanoseconds = settings.configuration.deadlineNanoseconds
         configuration.payloadSize = settings.configuration.payloadSize
+        configuration.payloadPattern = settings.configuration.payloadPattern
         // fping -l: count mode without an end (its loop_flag schedules each next probe as -c does).
         if loop { configuration.count = Int.max }
         configuration.count = eachRTT ? (configuration.count ?? 1) : configuration.count

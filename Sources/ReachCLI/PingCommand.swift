@@ -58,6 +58,16 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     @Option(name: .customShort("I", allowingJoined: true), help: ArgumentHelp("Interface name or source address.", valueName: "interface"))
     var interface: String?
 
+    @Option(
+        name: .customShort("p", allowingJoined: true),
+        help: ArgumentHelp("Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p).", valueName: "pattern"))
+    var pattern: String?
+
+    @Option(
+        name: .customShort("M", allowingJoined: true),
+        help: ArgumentHelp("Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M).", valueName: "do|want|dont"))
+    var mtuDiscovery: String?
+
     @Flag(name: .customShort("4"), help: "IPv4 only.")
     var ipv4 = false
 
@@ -129,7 +139,8 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     var options: PingOptions {
         PingOptions(
             hosts: hosts, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
-            interface: interface, ipv4: ipv4, ipv6: ipv6, quiet: quiet, numeric: numeric, timestamps: timestamps,
+            interface: interface, pattern: pattern, mtuDiscovery: mtuDiscovery, ipv4: ipv4, ipv6: ipv6, quiet: quiet,
+            numeric: numeric, timestamps: timestamps,
             outstanding: outstanding, flood: flood, json: json, period: period, alive: alive, unreachable: unreachable,
             eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate, elapsed: elapsed, stats: stats, loop: loop,
             squiet: squiet)
@@ -151,6 +162,8 @@ struct PingOptions: Equatable {
     var size: String?
     var ttl: String?
     var interface: String?
+    var pattern: String?
+    var mtuDiscovery: String?
     var ipv4 = false
     var ipv6 = false
     var quiet = false
@@ -264,6 +277,9 @@ struct PingOptions: Equatable {
                 if let given = settings.socketOptions.sourceAddress { return (given, "") }
                 return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
             }
+            // iputils -p: the pattern, before the PING line, unless -q (ping_common.c fill).
+            let pattern = settings.configuration.payloadPattern
+            if !pattern.isEmpty && !quiet { out.write("PATTERN: 0x" + pattern.map(PingSettings.hexByte).joined() + "\n") }
             out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
         }
         InterruptSignal.install(writingTo: socket.interruptionDescriptor)
@@ -359,6 +375,20 @@ struct PingSettings {
             }
             socketOptions.ttl = ttl
         }
+        if let text = command.pattern {
+            guard let pattern = Self.pattern(text) else {
+                throw UsageError("-p: '\(PrintableText.escaped(text))' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)")
+            }
+            configuration.payloadPattern = pattern
+        }
+        if let text = command.mtuDiscovery {
+            switch text {
+            case "do": socketOptions.pathMTUDiscovery = .do
+            case "want": socketOptions.pathMTUDiscovery = .want
+            case "dont": socketOptions.pathMTUDiscovery = .dont
+            default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
+            }
+        }
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {
                 socketOptions.sourceAddress = address
@@ -393,6 +423,23 @@ struct PingSettings {
         if let source = socketOptions.sourceAddress {
             try FamilyMismatch.check(source, against: family, target: "-I: \(source)")
         }
+    }
+
+    /// iputils -p's bytes: hex digits read two at a time (its sscanf "%2x"), so an odd last
+    /// digit is a byte of its own; nil for anything but 1 to 32 hex digits.
+    static func pattern(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        // 0-9, then a-f in either case.
+        let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+        guard (1...32).contains(digits.count), digits.allSatisfy(isHex) else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).compactMap { start in
+            UInt8(String(decoding: digits[start..<min(start + 2, digits.count)], as: UTF8.self), radix: 16)
+        }
+    }
+
+    /// printf's "%02x".
+    static func hexByte(_ byte: UInt8) -> String {
+        (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.

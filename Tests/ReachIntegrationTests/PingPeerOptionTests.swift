@@ -3,7 +3,7 @@ import XCTest
 
 /// The options users of iputils ping and fping reach for first, run beside the peer on the
 /// same lab network with the same option, output compared line for line (times masked):
-/// fping's -g START END, -e, -s, -l and -Q.
+/// iputils' -p and -M, fping's -g START END, -e, -s, -l and -Q.
 final class PingPeerOptionTests: NamespaceTestCase {
     override class var labPrefix: String { "rch-peer-" }
     private var net: LabTopology!
@@ -14,11 +14,81 @@ final class PingPeerOptionTests: NamespaceTestCase {
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        try Privilege.requireRootAndTools(["fping", "nft"])
+        try Privilege.requireRootAndTools(["fping", "ping", "nft"])
         net = try LabTopology(lab: lab, attachTun: false)
         try net.addSilentTarget(Self.silent)
+        // The far end counts the echo requests whose data holds the pattern 0a 1b 02 from
+        // data byte 24 on (nft's transport header offset, in bits: the 8-byte ICMP header and
+        // 24 data bytes), where both iputils (whose first 16 data bytes are its timestamp)
+        // and reach repeat it.
+        try lab.nft(in: net.far, name: "pattern", """
+            table inet reach_test {
+              counter patterned { }
+              chain input {
+                type filter hook input priority 0;
+                icmp type echo-request @th,256,64 0x0a1b020a1b020a1b counter name "patterned"
+                icmpv6 type echo-request @th,256,64 0x0a1b020a1b020a1b counter name "patterned"
+              }
+            }
+            """)
         try net.router.sysctl(["net.ipv4.icmp_ratelimit=0", "net.ipv6.icmp.ratelimit=0"])
         try net.client.waitForPingReplies(from: [Self.answering, Self.answering6], what: "the far end")
+    }
+
+    // MARK: - iputils
+
+    /// -p fills each probe with the pattern (the far end sees it on the wire) and prints
+    /// iputils' `PATTERN: 0x...` line before the PING line, over IPv4 and IPv6, raw and
+    /// datagram sockets; with several targets the probes carry it too.
+    func testPatternAsIputils() throws {
+        let runs = [("raw", Self.answering), ("raw", Self.answering6), ("datagram", Self.answering), ("datagram", Self.answering6)]
+        for (socket, target) in runs {
+            if socket == "datagram" { try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"]) }
+            let before = try patternedEchoes()
+            let reach = try ReachBinary.run(["ping", "-c", "2", "-i", "0.2", "-p", "0a1b2", target], in: net.client)
+            XCTAssertEqual(try patternedEchoes() - before, 2, "\(socket): \(reach)")
+            let iputils = try net.client.exec(["ping", "-c", "2", "-i", "0.2", "-p", "0a1b2", target])
+            XCTAssertEqual(try patternedEchoes() - before, 4, "\(iputils)")
+            XCTAssertEqual(reach.stdoutLines.first, "PATTERN: 0x0a1b02", "\(reach)")
+            XCTAssertEqual(Self.masked(reach.stdoutLines), Self.masked(iputils.stdoutLines), "\(reach)\n\(iputils)")
+            XCTAssertEqual(reach.status, 0)
+            // -q leaves the PATTERN line out, as iputils does.
+            let quiet = try ReachBinary.run(["ping", "-q", "-c", "1", "-p", "ff", target], in: net.client)
+            let quietPeer = try net.client.exec(["ping", "-q", "-c", "1", "-p", "ff", target])
+            XCTAssertEqual(Self.masked(quiet.stdoutLines), Self.masked(quietPeer.stdoutLines), "\(quiet)\n\(quietPeer)")
+        }
+        let before = try patternedEchoes()
+        let many = try ReachBinary.run(
+            ["ping", "-c", "1", "-q", "-p", "0a1b2", Self.answering, Self.answering6], in: net.client)
+        XCTAssertEqual(many.status, 0, "\(many)")
+        XCTAssertEqual(try patternedEchoes() - before, 2, "\(many)")
+    }
+
+    /// -M: `dont` lets a probe above the path MTU go in fragments (replies come); `do` sets
+    /// DF, so the router on a 1280-byte link answers "Frag needed and DF set (mtu = 1280)",
+    /// which reach prints as iputils does; over raw and datagram sockets.
+    func testPathMTUDiscoveryAsIputils() throws {
+        try net.router.ip("link", "set", "r1", "mtu", "1280")
+        try net.far.ip("link", "set", "f0", "mtu", "1280")
+        // The kernel keeps the MTU it learns for each destination (after that a probe too big
+        // fails at home): each run pings an address of its own, not visited before.
+        for (socket, mine, peers) in [("raw", "198.18.1.5", "198.18.1.6"), ("datagram", "198.18.1.7", "198.18.1.8")] {
+            if socket == "datagram" { try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"]) }
+            for address in [mine, peers] { try net.far.ip("addr", "add", "\(address)/24", "dev", "f0") }
+            let strict = try ReachBinary.run(["ping", "-c", "1", "-W", "1", "-M", "do", "-s", "1400", mine], in: net.client)
+            let strictPeer = try net.client.exec(["ping", "-c", "1", "-W", "1", "-M", "do", "-s", "1400", peers])
+            XCTAssertTrue(
+                strict.stdoutLines.contains("From 198.18.0.1 icmp_seq=1 Frag needed and DF set (mtu = 1280)"), "\(socket): \(strict)")
+            let peerLines = strictPeer.stdoutLines.map { $0.replacingOccurrences(of: peers, with: mine) }
+            XCTAssertEqual(Self.masked(strict.stdoutLines), Self.masked(peerLines), "\(socket): \(strict)\n\(strictPeer)")
+            XCTAssertEqual(strict.status, 1, "\(socket)")
+            XCTAssertEqual(strictPeer.status, 1, "\(socket)")
+
+            let dont = try ReachBinary.run(["ping", "-c", "1", "-M", "dont", "-s", "1400", mine], in: net.client)
+            let dontPeer = try net.client.exec(["ping", "-c", "1", "-M", "dont", "-s", "1400", mine])
+            XCTAssertEqual(dont.status, 0, "\(socket): \(dont)")
+            XCTAssertEqual(Self.masked(dont.stdoutLines), Self.masked(dontPeer.stdoutLines), "\(socket): \(dont)\n\(dontPeer)")
+        }
     }
 
     // MARK: - fping
@@ -120,6 +190,9 @@ final class PingPeerOptionTests: NamespaceTestCase {
     func testBadInputSendsNothing() throws {
         let before = try net.client.icmpCounter("OutEchos")
         for (arguments, says) in [
+            (["ping", "-c", "1", "-p", "xyz", Self.answering], "-p: 'xyz' is not a pattern"),
+            (["ping", "-c", "1", "-p", String(repeating: "ab", count: 17), Self.answering], "1 to 16 bytes"),
+            (["ping", "-c", "1", "-M", "maybe", Self.answering], "-M: 'maybe' is not do, want or dont"),
             (["ping", "--generate", "198.18.1.1"], "nor a START followed by one END address"),
             (["ping", "--generate", "198.18.1.1", "198.18.1.3", "198.18.1.5"], "nor a START followed by one END address"),
             (["ping", "--generate", "198.18.1.9", "198.18.1.1"], "comes before the start"),
@@ -139,10 +212,22 @@ final class PingPeerOptionTests: NamespaceTestCase {
         XCTAssertEqual(try net.client.icmpCounter("OutEchos"), before, "nothing sent")
     }
 
-    /// Lines with every decimal number (times, the elapsed seconds) as `_`.
+    /// Echo requests the far end saw with the test pattern in their data.
+    private func patternedEchoes() throws -> Int {
+        let listing = try net.far.exec(["nft", "list", "counter", "inet", "reach_test", "patterned"])
+        guard let range = listing.stdout.range(of: #"packets [0-9]+"#, options: .regularExpression) else {
+            XCTFail("no counter: \(listing)")
+            return -1
+        }
+        return Int(listing.stdout[range].dropFirst("packets ".count)) ?? -1
+    }
+
+    /// Lines with every decimal number (times, the elapsed seconds) as `_`, and iputils'
+    /// program name where reach puts its own.
     static func masked(_ lines: [String]) -> [String] {
         lines.map { line in
             line.replacingOccurrences(of: #"[0-9]+\.[0-9]+"#, with: "_", options: .regularExpression)
+                .replacingOccurrences(of: #"time [0-9]+ms"#, with: "time _ms", options: .regularExpression)
         }
     }
 }

@@ -20,6 +20,8 @@ public struct FanoutPingConfiguration: Equatable, Sendable {
     public var deadlineNanoseconds: Int64?
     /// ICMP data bytes per probe.
     public var payloadSize = 56
+    /// Bytes repeated to fill the ICMP data (iputils -p); empty: byte i is i.
+    public var payloadPattern: [UInt8] = []
     /// Whether each probe's round trip is kept (fping -C), not only the counters: memory
     /// per target grows with the count.
     public var recordsEachProbe = false
@@ -137,7 +139,7 @@ public struct FanoutPingEngine {
         self.configuration = configuration
         self.identifiers = identifiers
         codecs = (ICMPCodec(family: ICMPv4()), ICMPCodec(family: ICMPv6()))
-        payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        payload = ICMPCodec.payload(size: configuration.payloadSize, pattern: configuration.payloadPattern)
         let probes = configuration.count ?? configuration.tries
         let kept = configuration.recordsEachProbe ? probes : 0
         statistics = [FanoutPingStatistics](repeating: FanoutPingStatistics(probes: kept), count: targets.count)
