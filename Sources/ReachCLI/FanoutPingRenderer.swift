@@ -12,22 +12,36 @@ final class FanoutPingRenderer {
     private let eachRTT: Bool
     private let alive: Bool
     private let unreachable: Bool
+    private let elapsed: Bool
+    private let stats: Bool
     /// With a count, fping's count mode: per-probe lines and summaries. Without, its
     /// default mode: "is alive" / "is unreachable".
     private let countMode: Bool
     private var names: [String] = []
     private var addresses: [IPAddress] = []
     private var width = 0
+    /// For --stats (fping print_global_stats): when the run began, and the counts no
+    /// target's counters hold.
+    private let startTime = SystemClock.monotonicNanoseconds()
+    private var timeouts = 0
+    private var otherICMP = 0
+    /// For --squiet (fping's `_i` counters): each target's counters at the last report,
+    /// and its round trips since.
+    private var reported: [(sent: Int, received: Int)] = []
+    private var intervalTimes: [(minimum: Int64, maximum: Int64, total: Int64)] = []
     private let out = OutputChannel.standard
     private let err = OutputChannel.standardError
 
     init(options: PingOptions, count: Int?) {
-        quiet = options.quiet
+        // fping -Q implies -q: the interval reports replace the per-probe lines.
+        quiet = options.quiet || options.squiet != nil
         json = options.json
         timestamps = options.timestamps
         eachRTT = options.eachRTT
         alive = options.alive
         unreachable = options.unreachable
+        elapsed = options.elapsed
+        stats = options.stats
         countMode = count != nil
     }
 
@@ -36,6 +50,8 @@ final class FanoutPingRenderer {
         self.names = names
         self.addresses = addresses
         width = names.reduce(0) { max($0, $1.count) }
+        reported = Array(repeating: (0, 0), count: names.count)
+        intervalTimes = Array(repeating: (0, 0, 0), count: names.count)
     }
 
     private func padded(_ target: Int) -> String {
@@ -60,6 +76,7 @@ final class FanoutPingRenderer {
     }
 
     func handle(_ event: FanoutPingEvent, engine: FanoutPingEngine) {
+        count(event)
         if json {
             if let line = jsonLine(event) { out.write(line) }
             return
@@ -69,9 +86,10 @@ final class FanoutPingRenderer {
             let counters = engine.statistics[target]
             if !countMode {
                 // fping prints a target alive at its first reply; -u prints only the others.
-                if counters.received == 1 && (alive || (!quiet && !unreachable)) {
-                    out.write(alive ? names[target] + "\n" : "\(names[target]) is alive\n")
-                }
+                guard counters.received == 1 && (alive || (!quiet && !unreachable)) else { return }
+                // fping -e: the round trip of the reply that showed the target alive.
+                let time = elapsed ? " (\(Self.time(rtt)) ms)" : ""
+                out.write((alive ? names[target] : "\(names[target]) is alive") + time + "\n")
                 return
             }
             guard !quiet else { return }
@@ -142,6 +160,95 @@ final class FanoutPingRenderer {
         }
     }
 
+    /// What --stats and --squiet count beside the engine's counters.
+    private func count(_ event: FanoutPingEvent) {
+        switch event {
+        case .reply(let target, _, _, let rtt, _, _):
+            guard target < intervalTimes.count else { return }
+            var times = intervalTimes[target]
+            // fping stats_add: 0 stands for "none yet".
+            if times.maximum == 0 || rtt > times.maximum { times.maximum = rtt }
+            if times.minimum == 0 || rtt < times.minimum { times.minimum = rtt }
+            times.total += rtt
+            intervalTimes[target] = times
+        case .timedOut: timeouts += 1
+        case .icmpError: otherICMP += 1
+        default: break
+        }
+    }
+
+    /// --squiet: fping print_per_system_splits, on stderr: the local time of day, then each
+    /// target's counters since the last report (`host : xmt/rcv/%loss = 1/1/0%, min/avg/max = ...`).
+    func report(_ engine: FanoutPingEngine) {
+        let (hour, minute, second) = SystemClock.localTimeOfDay()
+        func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        var text = "[\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))]\n"
+        for target in names.indices {
+            let counters = engine.statistics[target]
+            let sent = counters.sent - reported[target].sent
+            let received = counters.received - reported[target].received
+            let times = intervalTimes[target]
+            text += "\(padded(target)) :" + Self.counts(sent: sent, received: received)
+            if received > 0 {
+                let average = times.total / Int64(received)
+                text += ", min/avg/max = \(Self.time(times.minimum))/\(Self.time(average))/\(Self.time(times.maximum))"
+            }
+            text += "\n"
+            reported[target] = (counters.sent, counters.received)
+            intervalTimes[target] = (0, 0, 0)
+        }
+        err.write(text)
+    }
+
+    /// fping's counters: ` xmt/rcv/%loss = 3/2/33%`, or `%return` when duplicates make more
+    /// replies than probes.
+    static func counts(sent: Int, received: Int) -> String {
+        guard received <= sent else { return " xmt/rcv/%return = \(sent)/\(received)/\(received * 100 / sent)%" }
+        return " xmt/rcv/%loss = \(sent)/\(received)/\(sent > 0 ? (sent - received) * 100 / sent : 0)%"
+    }
+
+    /// --stats: fping print_global_stats, its totals over the run.
+    private func globalStatistics(_ engine: FanoutPingEngine, unresolved: Int) -> String {
+        func count(_ value: Int) -> String {
+            let text = String(value)
+            return String(repeating: " ", count: max(0, 7 - text.count)) + text
+        }
+        var received = 0
+        var replies = 0
+        var sum: Int64 = 0
+        var minimum: Int64 = 0
+        var maximum: Int64 = 0
+        for counters in engine.statistics {
+            received += counters.receivedTotal
+            replies += counters.received
+            sum += counters.totalNanoseconds
+            if counters.received > 0 {
+                if minimum == 0 || counters.minimumNanoseconds < minimum { minimum = counters.minimumNanoseconds }
+                maximum = max(maximum, counters.maximumNanoseconds)
+            }
+        }
+        let seconds = Self.fixed(Double(SystemClock.monotonicNanoseconds() - startTime) / 1e9, decimals: 3)
+        return """
+
+             \(count(names.count)) targets
+             \(count(engine.aliveCount)) alive
+             \(count(names.count - engine.aliveCount)) unreachable
+             \(count(unresolved)) unknown addresses
+
+             \(count(timeouts)) timeouts (waiting for response)
+             \(count(engine.sentProbes)) ICMP Echos sent
+             \(count(received)) ICMP Echo Replies received
+             \(count(otherICMP)) other ICMP received
+
+             \(Self.time(minimum)) ms (min round trip time)
+             \(Self.time(replies > 0 ? sum / Int64(replies) : 0)) ms (avg round trip time)
+             \(Self.time(maximum)) ms (max round trip time)
+             \(String(repeating: " ", count: max(0, 12 - seconds.count)) + seconds) sec (elapsed real time)
+
+
+            """
+    }
+
     /// SIGQUIT: the summaries so far, on stderr (fping prints its splits).
     func status(_ engine: FanoutPingEngine) {
         err.write(summaries(engine))
@@ -177,6 +284,7 @@ final class FanoutPingRenderer {
             }
         }
         out.write(listed)
+        if stats { err.write(globalStatistics(engine, unresolved: unresolved)) }
         return status
     }
 
@@ -190,7 +298,7 @@ final class FanoutPingRenderer {
             if eachRTT {
                 for rtt in counters.roundTrips.prefix(counters.sent) { text += rtt >= 0 ? " " + Self.time(rtt) : " -" }
             } else {
-                text += " xmt/rcv/%loss = \(counters.sent)/\(counters.received)/\(counters.lossPercent)%"
+                text += Self.counts(sent: counters.sent, received: counters.received)
                 if let average = counters.averageNanoseconds {
                     text += ", min/avg/max = \(Self.time(counters.minimumNanoseconds))/\(Self.time(average))"
                         + "/\(Self.time(counters.maximumNanoseconds))"

@@ -35,6 +35,8 @@ extension PingOptions {
             .value("s", .unconditional) { $0.size = $1 },
             .value("t", .unconditional) { $0.ttl = $1 },
             .value("I", .next) { $0.interface = $1 },
+            .value("p", .next) { $0.pattern = $1 },
+            .value("M", .next) { $0.mtuDiscovery = $1 },
             .flag("4") { $0.ipv4 = true },
             .flag("6") { $0.ipv6 = true },
             .flag("q") { $0.quiet = true },
@@ -50,5 +52,9 @@ extension PingOptions {
             .flag(long: "each-rtt") { $0.eachRTT = true },
             .value(long: "targets-from", .next) { $0.targetsFrom = $1 },
             .value(long: "generate", .next) { $0.generate = $1 },
+            .flag(long: "elapsed") { $0.elapsed = true },
+            .flag(long: "stats") { $0.stats = true },
+            .flag(long: "loop") { $0.loop = true },
+            .value(long: "squiet", .unconditional) { $0.squiet = $1 },
         ])
 }

@@ -15,6 +15,13 @@ extension PingOptions {
         if flood { throw UsageError("-f is for one host; several are paced by -i and --period") }
         if outstanding { throw UsageError("-O is for one host") }
         if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
+        // fping: "specify only one of c, l"; -C keeps a count of times, -Q reports in its
+        // count and loop modes only.
+        if self.loop && count != nil { throw UsageError("--loop and -c cannot be combined") }
+        if self.loop && eachRTT { throw UsageError("--each-rtt needs -c, not --loop") }
+        if squiet != nil && count == nil && !self.loop { throw UsageError("--squiet needs -c or --loop") }
+        if json && (stats || squiet != nil) { throw UsageError("--stats and --squiet are text; --json has its summary and end events") }
+        let reportEvery = try squiet.map { try PingSettings.seconds($0, option: "--squiet", allowsZero: false) }
         let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
         let settings = try PingSettings(self)
         let configuration = try fanoutConfiguration(settings)
@@ -84,7 +91,9 @@ extension PingOptions {
         var loop = FanoutPingLoop(engine: engine, transport: sockets, clock: SystemClock())
         renderer.bind(names: runNames, addresses: addresses)
         do {
-            try loop.run(status: renderer.status) { event, engine in renderer.handle(event, engine: engine) }
+            try loop.run(reportEvery: reportEvery, report: renderer.report, status: renderer.status) { event, engine in
+                renderer.handle(event, engine: engine)
+            }
         } catch {
             OutputChannel.standardError.write("reach: system failure: \(error)\n")
             return .systemFailure
@@ -99,6 +108,9 @@ extension PingOptions {
         configuration.count = settings.configuration.count
         configuration.deadlineNanoseconds = settings.configuration.deadlineNanoseconds
         configuration.payloadSize = settings.configuration.payloadSize
+        configuration.payloadPattern = settings.configuration.payloadPattern
+        // fping -l: count mode without an end (its loop_flag schedules each next probe as -c does).
+        if loop { configuration.count = Int.max }
         configuration.count = eachRTT ? (configuration.count ?? 1) : configuration.count
         configuration.recordsEachProbe = eachRTT
         configuration.intervalNanoseconds = try interval.map { try PingSettings.seconds($0, option: "-i", allowsZero: true) }

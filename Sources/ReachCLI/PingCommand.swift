@@ -58,6 +58,16 @@ struct PingCommand: ParsableCommand, ReachRunnable {
     @Option(name: .customShort("I", allowingJoined: true), help: ArgumentHelp("Interface name or source address.", valueName: "interface"))
     var interface: String?
 
+    @Option(
+        name: .customShort("p", allowingJoined: true),
+        help: ArgumentHelp("Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p).", valueName: "pattern"))
+    var pattern: String?
+
+    @Option(
+        name: .customShort("M", allowingJoined: true),
+        help: ArgumentHelp("Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M).", valueName: "do|want|dont"))
+    var mtuDiscovery: String?
+
     @Flag(name: .customShort("4"), help: "IPv4 only.")
     var ipv4 = false
 
@@ -102,17 +112,38 @@ struct PingCommand: ParsableCommand, ReachRunnable {
         help: ArgumentHelp("Read targets from FILE, one a line ('-': standard input).", valueName: "file"))
     var targetsFrom: String?
 
-    @Option(name: .long, help: ArgumentHelp("Ping every host address of a prefix (fping -g; at most 65536).", valueName: "cidr"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536).",
+            valueName: "cidr|start"))
     var generate: String?
+
+    @Flag(name: .long, help: "Several targets: each alive line with its round trip (fping -e).")
+    var elapsed = false
+
+    @Flag(name: .long, help: "Several targets: totals over the run on stderr at the end (fping -s).")
+    var stats = false
+
+    @Flag(name: .long, help: "Several targets: probe until interrupted, a line per probe (fping -l).")
+    var loop = false
+
+    @Option(
+        name: .long, parsing: .unconditional,
+        help: ArgumentHelp(
+            "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q).", valueName: "seconds"))
+    var squiet: String?
 
     /// The values as given; `PingOptions.execute` does the work (PingArguments builds the
     /// same values for plain command lines without ArgumentParser).
     var options: PingOptions {
         PingOptions(
             hosts: hosts, count: count, interval: interval, timeout: timeout, deadline: deadline, size: size, ttl: ttl,
-            interface: interface, ipv4: ipv4, ipv6: ipv6, quiet: quiet, numeric: numeric, timestamps: timestamps,
+            interface: interface, pattern: pattern, mtuDiscovery: mtuDiscovery, ipv4: ipv4, ipv6: ipv6, quiet: quiet,
+            numeric: numeric, timestamps: timestamps,
             outstanding: outstanding, flood: flood, json: json, period: period, alive: alive, unreachable: unreachable,
-            eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate)
+            eachRTT: eachRTT, targetsFrom: targetsFrom, generate: generate, elapsed: elapsed, stats: stats, loop: loop,
+            squiet: squiet)
     }
 
     func execute() throws -> ExitStatus {
@@ -131,6 +162,8 @@ struct PingOptions: Equatable {
     var size: String?
     var ttl: String?
     var interface: String?
+    var pattern: String?
+    var mtuDiscovery: String?
     var ipv4 = false
     var ipv6 = false
     var quiet = false
@@ -145,19 +178,39 @@ struct PingOptions: Equatable {
     var eachRTT = false
     var targetsFrom: String?
     var generate: String?
+    var elapsed = false
+    var stats = false
+    var loop = false
+    var squiet: String?
 
     /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
     /// one of them even when it holds a single target: a script that gives a list expects
     /// fping's lines and its ending, not an iputils ping that runs until interrupted.
     var asksForFanout: Bool {
-        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil
+        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil || elapsed || stats || loop
+            || squiet != nil
     }
 
     /// One target keeps iputils ping's behaviour exactly; several (or an fping option) run
     /// fping's model.
     func execute() throws -> ExitStatus {
-        var targets = try TargetList.collect(hosts, from: targetsFrom, allowingNone: generate != nil)
-        if let generate { targets += try TargetList.generate(generate, after: targets.count) }
+        var operands = hosts
+        var range: (start: String, end: String)?
+        if let generate, !generate.contains("/") {
+            // fping -g START END: the operand after the start is the range's end.
+            guard operands.count == 1 else {
+                throw UsageError(
+                    "--generate: '\(PrintableText.escaped(generate))' is not an address prefix such as 198.51.100.0/24, "
+                        + "nor a START followed by one END address")
+            }
+            range = (generate, operands.removeFirst())
+        }
+        var targets = try TargetList.collect(operands, from: targetsFrom, allowingNone: generate != nil)
+        if let range {
+            targets += try TargetList.generate(from: range.start, to: range.end, after: targets.count)
+        } else if let generate {
+            targets += try TargetList.generate(generate, after: targets.count)
+        }
         if targets.count == 1 && !asksForFanout { return try executeOne(host: targets[0]) }
         return try executeFanout(targets)
     }
@@ -229,6 +282,9 @@ struct PingOptions: Equatable {
                 if let given = settings.socketOptions.sourceAddress { return (given, "") }
                 return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
             }
+            // iputils -p: the pattern, before the PING line, unless -q (ping_common.c fill).
+            let pattern = settings.configuration.payloadPattern
+            if !pattern.isEmpty && !quiet { out.write("PATTERN: 0x" + pattern.map(PingSettings.hexByte).joined() + "\n") }
             out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
         }
         InterruptSignal.install(writingTo: socket.interruptionDescriptor)
@@ -324,6 +380,20 @@ struct PingSettings {
             }
             socketOptions.ttl = ttl
         }
+        if let text = command.pattern {
+            guard let pattern = Self.pattern(text) else {
+                throw UsageError("-p: '\(PrintableText.escaped(text))' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)")
+            }
+            configuration.payloadPattern = pattern
+        }
+        if let text = command.mtuDiscovery {
+            switch text {
+            case "do": socketOptions.pathMTUDiscovery = .do
+            case "want": socketOptions.pathMTUDiscovery = .want
+            case "dont": socketOptions.pathMTUDiscovery = .dont
+            default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
+            }
+        }
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {
                 socketOptions.sourceAddress = address
@@ -358,6 +428,23 @@ struct PingSettings {
         if let source = socketOptions.sourceAddress {
             try FamilyMismatch.check(source, against: family, target: "-I: \(source)")
         }
+    }
+
+    /// iputils -p's bytes: hex digits read two at a time (its sscanf "%2x"), so an odd last
+    /// digit is a byte of its own; nil for anything but 1 to 32 hex digits.
+    static func pattern(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        // 0-9, then a-f in either case.
+        let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
+        guard (1...32).contains(digits.count), digits.allSatisfy(isHex) else { return nil }
+        return stride(from: 0, to: digits.count, by: 2).compactMap { start in
+            UInt8(String(decoding: digits[start..<min(start + 2, digits.count)], as: UTF8.self), radix: 16)
+        }
+    }
+
+    /// printf's "%02x".
+    static func hexByte(_ byte: UInt8) -> String {
+        (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.

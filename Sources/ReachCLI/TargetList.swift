@@ -145,3 +145,49 @@ extension TargetList {
         return targets
     }
 }
+
+extension TargetList {
+    /// Every address from `start` to `end`, both included, as fping's `-g START END` lists
+    /// them (src/fping.c add_range); IPv6 too. Refused when the end comes before the start,
+    /// or when, with the `already` targets before them, they would be more than `maximumTargets`.
+    static func generate(from start: String, to end: String, after already: Int = 0) throws -> [String] {
+        func address(_ text: String) throws -> IPAddress {
+            guard !text.contains("%"), let address = try? IPAddress.parse(text) else {
+                throw UsageError("--generate: '\(PrintableText.escaped(text))' is not an IP address (START END, or a prefix)")
+            }
+            return address
+        }
+        let (first, last) = (try address(start), try address(end))
+        guard first.family == last.family else {
+            throw UsageError("--generate: \(first) and \(last) are not of one family")
+        }
+        // last - first, byte by byte with a borrow; negative when the end comes first.
+        var difference = [UInt8](repeating: 0, count: first.bytes.count)
+        var borrow = 0
+        for position in difference.indices.reversed() {
+            let value = Int(last.bytes[position]) - Int(first.bytes[position]) - borrow
+            borrow = value < 0 ? 1 : 0
+            difference[position] = UInt8((value + 256) % 256)
+        }
+        guard borrow == 0 else { throw UsageError("--generate: the end \(last) comes before the start \(first)") }
+        let high = difference.dropLast(3)
+        let low = difference.suffix(3).reduce(0) { $0 << 8 | Int($1) }
+        guard high.allSatisfy({ $0 == 0 }), low + 1 + already <= maximumTargets else {
+            throw UsageError("--generate: \(first) to \(last) is more than \(maximumTargets) addresses")
+        }
+        var targets: [String] = []
+        targets.reserveCapacity(low + 1)
+        var bytes = first.bytes
+        for _ in 0...low {
+            if let host = IPAddress(family: first.family, bytes: bytes) { targets.append(host.description) }
+            // The next address: add one, carrying.
+            var position = bytes.count - 1
+            while position >= 0 {
+                bytes[position] &+= 1
+                if bytes[position] != 0 { break }
+                position -= 1
+            }
+        }
+        return targets
+    }
+}

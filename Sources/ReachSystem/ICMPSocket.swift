@@ -36,11 +36,23 @@ public struct ICMPSocketOptions: Sendable, Equatable {
     public var sourceAddress: IPAddress?
     /// -t: IP_TTL / IPV6_UNICAST_HOPS.
     public var ttl: Int?
+    /// -M: IP_MTU_DISCOVER / IPV6_MTU_DISCOVER; nil leaves the kernel's default.
+    public var pathMTUDiscovery: PathMTUDiscovery?
     public init(interface: String? = nil, sourceAddress: IPAddress? = nil, ttl: Int? = nil) {
         self.interface = interface
         self.sourceAddress = sourceAddress
         self.ttl = ttl
     }
+}
+
+/// Path MTU discovery for the probes (ip(7) IP_MTU_DISCOVER, ipv6(7) IPV6_MTU_DISCOVER; the
+/// IPv6 values are the same numbers): `do` sets DF and never fragments, so a probe above
+/// the path MTU fails with EMSGSIZE; `want` fragments once the path MTU is known; `dont`
+/// never sets DF.
+public enum PathMTUDiscovery: Int32, Sendable, Equatable {
+    case dont = 0
+    case want = 1
+    case `do` = 2
 }
 
 /// SOCK_DGRAM (unprivileged, ping_group_range) or SOCK_RAW (CAP_NET_RAW).
@@ -163,6 +175,9 @@ public final class ICMPSocket {
                 try System.setOption(fd, Int32(creach_sol_raw), Int32(creach_icmp_filter), mask)
             }
             if let ttl = options.ttl { try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_ttl), Int32(ttl)) }
+            if let discovery = options.pathMTUDiscovery {
+                try System.setOption(fd, Int32(IPPROTO_IP), Int32(IP_MTU_DISCOVER), discovery.rawValue)
+            }
         case .ipv6:
             try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(creach_ipv6_recvhoplimit), on)
             if kind == .datagram {
@@ -177,6 +192,9 @@ public final class ICMPSocket {
             }
             if let ttl = options.ttl {
                 try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(creach_ipv6_unicast_hops), Int32(ttl))
+            }
+            if let discovery = options.pathMTUDiscovery {
+                try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(IPV6_MTU_DISCOVER), discovery.rawValue)
             }
         }
         if let name = options.interface, case .failure(let errno) = System.bindToDevice(fd, name) {

@@ -23,6 +23,15 @@ public final class SystemClock: Sendable {
         Int32(clamping: max(0, deadline - monotonicMilliseconds()))
     }
 
+    /// The local time of day (localtime_r(3), the zone of TZ or /etc/localtime), as fping
+    /// prints it before each interval report.
+    public static func localTimeOfDay() -> (hour: Int, minute: Int, second: Int) {
+        var seconds = time_t(realtimeNanoseconds() / 1_000_000_000)
+        var broken = tm()
+        guard localtime_r(&seconds, &broken) != nil else { return (0, 0, 0) }
+        return (Int(broken.tm_hour), Int(broken.tm_min), Int(broken.tm_sec))
+    }
+
     public var monotonicNanoseconds: Int64 { Self.monotonicNanoseconds() }
     public var realtimeNanoseconds: Int64 { Self.realtimeNanoseconds() }
 }

@@ -39,6 +39,9 @@ final class PingArgumentsTests: XCTestCase {
             ["db.internal", "-qn"],
             ["127.0.0.1", "::1", "-c", "3", "-q"], ["-c1", "--period", "0.5", "--alive", "198.51.100.1", "198.51.100.2"],
             ["--each-rtt", "--unreachable", "--generate", "198.51.100.0/24"], ["--targets-from", "list.txt", "-i", "0.001"],
+            ["-p", "ff", "-M", "do", "127.0.0.1"], ["-pff", "-Mwant", "::1"],
+            ["--loop", "--squiet", "1", "--elapsed", "--stats", "198.51.100.1", "198.51.100.2"],
+            ["--generate", "198.51.100.1", "198.51.100.9", "-c", "1"],
         ]
         for words in accepted {
             XCTAssertNotNil(PingArguments.options(words[...]), "\(words) should not need ArgumentParser")
@@ -125,6 +128,16 @@ final class PingArgumentsTests: XCTestCase {
             case .value:
                 XCTAssertEqual(PingArguments.splittingFlagGroups(["-q\(letter)1"]), ["-q", "-\(letter)1"])
             }
+        }
+    }
+
+    /// iputils -p: hex digits two at a time (an odd last one a byte of its own), 1 to 16 bytes.
+    func testPatternBytes() {
+        XCTAssertEqual(PingSettings.pattern("ff"), [0xff])
+        XCTAssertEqual(PingSettings.pattern("0a1B2"), [0x0a, 0x1b, 0x02])
+        XCTAssertEqual(PingSettings.pattern(String(repeating: "7e", count: 16)), [UInt8](repeating: 0x7e, count: 16))
+        for bad in ["", "xyz", "0x1f", "-1", "1 2", "é", String(repeating: "7e", count: 16) + "1"] {
+            XCTAssertNil(PingSettings.pattern(bad), bad)
         }
     }
 }

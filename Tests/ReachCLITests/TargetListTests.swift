@@ -52,4 +52,32 @@ final class TargetListTests: XCTestCase {
             XCTAssertEqual((error as? UsageError)?.message, "--targets-from /nonexistent/list: No such file or directory")
         }
     }
+
+    /// fping -g START END: every address from the start to the end, both included, across
+    /// byte boundaries; IPv6 too.
+    func testGenerateRangeIncludesBothEnds() throws {
+        XCTAssertEqual(
+            try TargetList.generate(from: "198.51.100.254", to: "198.51.101.1"),
+            ["198.51.100.254", "198.51.100.255", "198.51.101.0", "198.51.101.1"])
+        XCTAssertEqual(
+            try TargetList.generate(from: "2001:db8::ffff", to: "2001:db8::1:1"), ["2001:db8::ffff", "2001:db8::1:0", "2001:db8::1:1"])
+        XCTAssertEqual(try TargetList.generate(from: "198.51.100.7", to: "198.51.100.7"), ["198.51.100.7"])
+        XCTAssertEqual(try TargetList.generate(from: "198.51.0.0", to: "198.51.255.255").count, TargetList.maximumTargets)
+    }
+
+    func testGenerateRangeRefusals() {
+        for (start, end, says) in [
+            ("198.51.100.9", "198.51.100.1", "comes before the start"),
+            ("198.51.100.1", "2001:db8::1", "not of one family"),
+            ("198.51.0.0", "198.52.0.0", "more than 65536 addresses"),
+            ("::", "ffff::", "more than 65536 addresses"),
+            ("198.51.100.1", "db.internal", "'db.internal' is not an IP address"),
+            ("fe80::1%lo", "fe80::2", "is not an IP address"),
+        ] {
+            XCTAssertThrowsError(try TargetList.generate(from: start, to: end), "\(start) \(end)") { error in
+                XCTAssertTrue((error as? UsageError)?.message.contains(says) == true, "\(start) \(end): \(error)")
+            }
+        }
+        XCTAssertThrowsError(try TargetList.generate(from: "198.51.100.1", to: "198.51.100.2", after: TargetList.maximumTargets - 1))
+    }
 }

@@ -363,4 +363,11 @@ final class ICMPCodecTests: XCTestCase {
         XCTAssertEqual(ICMPv4().describe(type: message.type, code: 7, info: 0), "Bad ICMP type: 42")
         XCTAssertEqual(ICMPv4().describe(type: ICMPv4.destinationUnreachable, code: 99, info: 0), "Dest Unreachable, Bad Code: 99")
     }
+
+    /// iputils -p: the pattern repeated over the data; no pattern, the standard payload.
+    func testPatternPayload() {
+        XCTAssertEqual(ICMPCodec.payload(size: 5, pattern: [0x0a, 0x1b]), [0x0a, 0x1b, 0x0a, 0x1b, 0x0a])
+        XCTAssertEqual(ICMPCodec.payload(size: 0, pattern: [0xff]), [])
+        XCTAssertEqual(ICMPCodec.payload(size: 300, pattern: []), ICMPCodec.standardPayload(size: 300))
+    }
 }

@@ -18,13 +18,7 @@ final class FanoutPingTests: NamespaceTestCase {
         try super.setUpWithError()
         try Privilege.requireRootAndTools(["fping", "nft", "setpriv"])
         net = try LabTopology(lab: lab, attachTun: false)
-        // The far end holds the silent address and drops echo requests to it.
-        try net.far.ip("addr", "add", "\(Self.silent)/24", "dev", "f0")
-        try lab.nft(in: net.far, name: "drop", """
-            table inet reach_test {
-              chain input { type filter hook input priority 0; ip daddr \(Self.silent) icmp type echo-request drop; }
-            }
-            """)
+        try net.addSilentTarget(Self.silent)
         // The router refuses to forward to the rejected address, as a router with no way there would.
         try lab.nft(in: net.router, name: "reject", """
             table inet reach_test {

@@ -20,6 +20,8 @@ public struct FanoutPingConfiguration: Equatable, Sendable {
     public var deadlineNanoseconds: Int64?
     /// ICMP data bytes per probe.
     public var payloadSize = 56
+    /// Bytes repeated to fill the ICMP data (iputils -p); empty: byte i is i.
+    public var payloadPattern: [UInt8] = []
     /// Whether each probe's round trip is kept (fping -C), not only the counters: memory
     /// per target grows with the count.
     public var recordsEachProbe = false
@@ -105,7 +107,8 @@ public struct FanoutPingEngine {
     private var deadlines = DeadlineHeap()
     /// The probe each sequence number stands for.
     private var slots: [Slot]
-    private var sentProbes = 0
+    /// Probes taken for sending, refused ones included (fping num_pingsent).
+    public private(set) var sentProbes = 0
     private var inFlight = 0
     private var lastSendTime: Int64?
     /// When the first probe was taken: the time every target's first probe was due.
@@ -137,7 +140,7 @@ public struct FanoutPingEngine {
         self.configuration = configuration
         self.identifiers = identifiers
         codecs = (ICMPCodec(family: ICMPv4()), ICMPCodec(family: ICMPv6()))
-        payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        payload = ICMPCodec.payload(size: configuration.payloadSize, pattern: configuration.payloadPattern)
         let probes = configuration.count ?? configuration.tries
         let kept = configuration.recordsEachProbe ? probes : 0
         statistics = [FanoutPingStatistics](repeating: FanoutPingStatistics(probes: kept), count: targets.count)

@@ -27,10 +27,15 @@ public struct FanoutPingLoop {
 
     /// Runs until the engine finishes; an interruption ends the run as fping ends on SIGINT
     /// (what was counted so far is the result). Each event comes with the engine as it is
-    /// after it; a status request (SIGQUIT) calls `status`.
-    public mutating func run(status: (FanoutPingEngine) -> Void = { _ in }, _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void) throws {
+    /// after it; a status request (SIGQUIT) calls `status`. With `reportEvery`, `report` is
+    /// called each time that much more time has passed (fping -Q: main_loop's next_report_time).
+    public mutating func run(
+        reportEvery: Int64? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
+        _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void
+    ) throws {
         let clock = self.clock
         let transport = self.transport
+        var nextReport = reportEvery.map { clock.monotonicNanoseconds + $0 }
         while !engine.isFinished {
             let now = clock.monotonicNanoseconds
             for event in engine.advance(now: now) { handle(event, engine) }
@@ -51,7 +56,8 @@ public struct FanoutPingLoop {
                 // Then a wait even when the next probe is due at once (a zero timeout): replies
                 // are read between any two sends, so a burst cannot overflow the receive buffer.
             }
-            try transport.wait(until: engine.nextWakeTime()) { family, input in
+            let wake = [engine.nextWakeTime(), nextReport].compactMap { $0 }.min()
+            try transport.wait(until: wake) { family, input in
                 switch input {
                 case .datagram(let datagram):
                     if let event = engine.receive(datagram, family: family) { handle(event, engine) }
@@ -61,6 +67,15 @@ public struct FanoutPingLoop {
                     for event in engine.stop() { handle(event, engine) }
                 case .statusRequested:
                     status(engine)
+                }
+            }
+            if let every = reportEvery, let due = nextReport, !engine.isFinished {
+                let now = clock.monotonicNanoseconds
+                if now >= due {
+                    report(engine)
+                    var next = due
+                    while next <= now { next += every }
+                    nextReport = next
                 }
             }
         }

@@ -26,6 +26,13 @@ public struct ICMPCodec: Sendable {
         (0..<size).map { UInt8(truncatingIfNeeded: $0) }
     }
 
+    /// `size` bytes of `pattern` repeated from the first data byte, as iputils -p fills them
+    /// (ping_common.c fill); the standard payload when `pattern` is empty.
+    public static func payload(size: Int, pattern: [UInt8]) -> [UInt8] {
+        guard !pattern.isEmpty else { return standardPayload(size: size) }
+        return (0..<size).map { pattern[$0 % pattern.count] }
+    }
+
     /// An echo request. The IPv4 checksum is filled in (a raw socket sends it as is);
     /// for ICMPv6 the kernel computes it (it needs the pseudo-header), and a datagram
     /// socket recomputes both and rewrites the identifier.

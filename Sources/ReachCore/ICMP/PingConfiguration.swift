@@ -12,6 +12,8 @@ public struct PingConfiguration: Equatable, Sendable {
     public var deadlineNanoseconds: Int64?
     /// ICMP data bytes (iputils -s, default 56: a 64-byte ICMP packet).
     public var payloadSize = 56
+    /// Bytes repeated to fill the ICMP data (iputils -p); empty: byte i is i.
+    public var payloadPattern: [UInt8] = []
 
     public init(
         count: Int? = nil, intervalNanoseconds: Int64 = 1_000_000_000, timeoutNanoseconds: Int64 = 10_000_000_000,

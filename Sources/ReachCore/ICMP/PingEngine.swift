@@ -48,7 +48,7 @@ public struct PingEngine: Sendable {
         self.configuration = configuration
         probes = ProbeTable(expecting: configuration.count)
         codec = ICMPCodec(family: icmpFamily(for: target.family))
-        payload = ICMPCodec.standardPayload(size: configuration.payloadSize)
+        payload = ICMPCodec.payload(size: configuration.payloadSize, pattern: configuration.payloadPattern)
         payloadWordSum = ICMPCodec.wordSum(payload[...])
         outgoing = codec.echoRequest(identifier: identifier, sequence: 0, payload: payload)
         templateChecksum = UInt16(outgoing[2]) << 8 | UInt16(outgoing[3])

@@ -100,6 +100,17 @@ struct LabTopology {
         if defaultRoutes { try setDefaultRoutes(ipv4: true, ipv6: true) }
     }
 
+    /// A target that never answers: the far end holds `address` and drops the echo requests
+    /// to it (its own nftables table, beside any a test loads).
+    func addSilentTarget(_ address: String) throws {
+        try far.ip("addr", "add", "\(address)/24", "dev", "f0")
+        try lab.nft(in: far, name: "silent", """
+            table inet reach_silent {
+              chain input { type filter hook input priority 0; ip daddr \(address) icmp type echo-request drop; }
+            }
+            """)
+    }
+
     /// Adds or removes the default route of each family (through the router).
     func setDefaultRoutes(ipv4: Bool, ipv6: Bool) throws {
         _ = try client.exec(["ip", "route", "del", "default"])
