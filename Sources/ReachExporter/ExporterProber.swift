@@ -82,12 +82,19 @@ public struct ExporterProber: Sendable {
             engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
             transport: socket, clock: SystemClock())
         var reply: PingReply?
+        var refusal: UnreachableReason?
         try loop.run { event in
-            if case .reply(let answer) = event, reply == nil, !answer.duplicate, !answer.corrupted {
+            switch event {
+            case .reply(let answer) where reply == nil && !answer.duplicate && !answer.corrupted:
                 reply = answer
                 socket.interrupt()
+            case .sendFailed(_, let errno):
+                refusal = UnreachableReason(routeRefusal: errno)
+            default:
+                break
             }
         }
+        measurement.routeRefusal = refusal
         if let reply {
             icmp.rttSeconds = Double(reply.roundTripNanoseconds) / 1e9
             icmp.replyHopLimit = reply.ttl
@@ -97,8 +104,10 @@ public struct ExporterProber: Sendable {
     }
 
     private func tcp(_ address: IPAddress, port: UInt16, deadline: Int64, into measurement: inout ProbeMeasurement) throws {
-        if case .connected = try TCPConnection.connect(to: address, port: port, deadline: deadline) {
-            measurement.success = true
+        switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
+        case .connected: measurement.success = true
+        case .routeRefused(let errno): measurement.routeRefusal = UnreachableReason(routeRefusal: errno)
+        case .refused, .unreachable, .timedOut: break
         }
     }
 
@@ -115,7 +124,9 @@ public struct ExporterProber: Sendable {
         var address = address
         var target = target
         while true {
-            guard let (response, version) = try exchange(address, target: target, deadline: deadline, timing: &http) else { return }
+            guard let (response, version) = try exchange(
+                address, target: target, deadline: deadline, timing: &http, refusal: &measurement.routeRefusal)
+            else { return }
             http.statusCode = response.statusCode
             http.contentLength = response.header("Content-Length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) } ?? -1
             http.bodyLength = response.body.count
@@ -134,14 +145,17 @@ public struct ExporterProber: Sendable {
         }
     }
 
-    /// One request on a connection of its own; nil when no whole response came.
+    /// One request on a connection of its own; nil when no whole response came. `refusal`:
+    /// the route type when the kernel refused the connect.
     private func exchange(
-        _ address: IPAddress, target: ProbeTarget, deadline: Int64, timing http: inout ProbeMeasurement.HTTP
+        _ address: IPAddress, target: ProbeTarget, deadline: Int64, timing http: inout ProbeMeasurement.HTTP,
+        refusal: inout UnreachableReason?
     ) throws -> (HTTPResponse, version: Double)? {
         let port = target.port ?? 80
         let connectStart = SystemClock.monotonicNanoseconds()
         let outcome = try TCPConnection.connect(to: address, port: port, deadline: deadline)
         http.connectSeconds += seconds(since: connectStart)
+        if case .routeRefused(let errno) = outcome { refusal = UnreachableReason(routeRefusal: errno) }
         guard case .connected(let connection) = outcome else { return nil }
         let processingStart = SystemClock.monotonicNanoseconds()
         let hostHeader = (target.host.contains(":") ? "[\(target.host)]" : target.host) + (port == 80 ? "" : ":\(port)")

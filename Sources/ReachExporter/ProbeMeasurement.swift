@@ -11,6 +11,9 @@ public struct ProbeMeasurement: Sendable, Equatable {
     public var lookupSeconds = 0.0
     /// The address probed, once resolved (probe_ip_protocol, probe_ip_addr_hash).
     public var address: IPAddress?
+    /// The route type behind the kernel's refusal of the echo request's sendto or the
+    /// connect, before any packet left; nil when nothing was refused so.
+    public var routeRefusal: UnreachableReason?
     public var detail: Detail
 
     public enum Detail: Sendable, Equatable {
@@ -113,6 +116,11 @@ public struct ProbeMeasurement: Sendable, Equatable {
                     .init("generation", path?.link?.cellular?.generation?.name ?? ""),
                 ],
                 value: 1))
+        }
+        if let routeRefusal {
+            samples.append(MetricSample(
+                "reach_probe_route_refused", help: "1: the kernel refused the destination by its route (the reason) before any packet left",
+                labels: [.init("reason", routeRefusal.rawValue)], value: 1))
         }
         samples.append(MetricSample("probe_success", help: "Displays whether or not the probe was a success", value: success ? 1 : 0))
         samples.append(MetricSample(

@@ -79,6 +79,24 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(unresolved?.labels.first, .init("reason", "name_not_resolved"))
     }
 
+    /// A route that refused the probe before any packet left is named, with reach addr's reason.
+    func testARouteRefusalIsOneSeriesNamingItsType() {
+        var tcp = ProbeMeasurement(detail: .tcp)
+        XCTAssertFalse(names(tcp.samples).contains("reach_probe_route_refused"))
+        tcp.routeRefusal = UnreachableReason(routeRefusal: .invalidArgument)
+        let text = String(decoding: Exposition.render(tcp.samples), as: UTF8.self)
+        let lines = text.split(separator: "\n").filter { $0.contains("reach_probe_route_refused") }
+        XCTAssertEqual(lines, [
+            "# HELP reach_probe_route_refused 1: the kernel refused the destination by its route (the reason) before any packet left",
+            "# TYPE reach_probe_route_refused gauge", #"reach_probe_route_refused{reason="blackhole_route"} 1.0"#,
+        ])
+        XCTAssertTrue(text.contains("probe_success 0"), text)
+        var icmp = ProbeMeasurement(detail: .icmp(.init()))
+        icmp.routeRefusal = UnreachableReason(routeRefusal: .permissionDenied)
+        XCTAssertEqual(icmp.samples.filter { $0.name == "reach_probe_route_refused" }.map(\.labels),
+                       [[.init("reason", "prohibited_route")]])
+    }
+
     func testRedirectTargets() {
         let current = ProbeTarget(host: "web.lab", port: 8080, path: "/a/b?q=1")
         let cases: [(String, ProbeTarget?)] = [

@@ -11,7 +11,8 @@ import XCTest
 /// ```
 ///  client  v0 198.18.0.2/24 2001:db8::2/64 ──── f0 198.18.0.1 2001:db8::1  far
 ///          default routes via far; an unreachable route 203.0.113.0/24; blackhole routes
-///          198.51.100.0/24 and 2001:db8:b::/48
+///          198.51.100.0/24 and 2001:db8:b::/48; prohibit routes 203.0.113.128/25 and
+///          2001:db8:d::/48; an unreachable route 2001:db8:c::/48
 ///          /etc/netns/<client>/hosts: far.lab is 198.18.0.1 and 2001:db8::1
 ///          far: an HTTP server on port 8080 (IPv4 and IPv6); nothing on 8081
 /// ```
@@ -44,6 +45,9 @@ final class ExporterTests: NamespaceTestCase {
         try client.ip("route", "add", "unreachable", "203.0.113.0/24")
         try client.ip("route", "add", "blackhole", "198.51.100.0/24")
         try client.ip("-6", "route", "add", "blackhole", "2001:db8:b::/48")
+        try client.ip("route", "add", "prohibit", "203.0.113.128/25")
+        try client.ip("-6", "route", "add", "prohibit", "2001:db8:d::/48")
+        try client.ip("-6", "route", "add", "unreachable", "2001:db8:c::/48")
         let etc = "/etc/netns/\(client.name)"
         try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
         let hosts = "127.0.0.1 localhost\n198.18.0.1 far.lab\n2001:db8::1 far.lab\n"
@@ -232,18 +236,32 @@ final class ExporterTests: NamespaceTestCase {
 
         let cases: [(module: String, target: String, success: Double, protocol: Double)] = [
             ("icmp", "198.18.0.1", 1, 4), ("icmp", "2001:db8::1", 1, 6), ("icmp", "far.lab", 1, 6),
-            ("icmp", "203.0.113.1", 0, 4), ("icmp", "198.18.0.99", 0, 4),
+            ("icmp", "198.18.0.99", 0, 4),
             ("tcp_connect", "198.18.0.1:8080", 1, 4), ("tcp_connect", "[2001:db8::1]:8080", 1, 6),
             ("tcp_connect", "198.18.0.1:8081", 0, 4), ("tcp_connect", "far.lab:8080", 1, 6),
             ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
             ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
             ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
             ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
-            // A blackhole route refuses the send or the connect: a failed probe, not a failed scrape.
-            ("icmp", "198.51.100.1", 0, 4), ("icmp", "2001:db8:b::1", 0, 6), ("tcp_connect", "198.51.100.1:80", 0, 4),
-            ("tcp_connect", "[2001:db8:b::1]:80", 0, 6), ("http_2xx", "http://198.51.100.1/", 0, 4),
         ]
-        for (module, target, success, ipProtocol) in cases {
+        // A blackhole, unreachable or prohibit route refuses the send or the connect: a failed
+        // probe, not a failed scrape, and reach names the route type.
+        let refusals: [(address4: String, address6: String, reason: String)] = [
+            ("198.51.100.1", "2001:db8:b::1", "blackhole_route"), ("203.0.113.1", "2001:db8:c::1", "unreachable_route"),
+            ("203.0.113.129", "2001:db8:d::1", "prohibited_route"),
+        ]
+        var refused: [String: String] = [:]
+        var refusedCases: [(module: String, target: String, success: Double, protocol: Double)] = []
+        for (address4, address6, reason) in refusals {
+            for (target, ipProtocol) in [(address4, 4.0), (address6, 6.0)] {
+                let host = ipProtocol == 4 ? target : "[\(target)]"
+                for (module, probeTarget) in [("icmp", target), ("tcp_connect", "\(host):80"), ("http_2xx", "http://\(host)/")] {
+                    refusedCases.append((module, probeTarget, 0, ipProtocol))
+                    refused["\(module) \(probeTarget)"] = reason
+                }
+            }
+        }
+        for (module, target, success, ipProtocol) in cases + refusedCases {
             let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
             let theirs = try get("http://127.0.0.1:19115\(query)", in: net.client, headers: header)
@@ -256,6 +274,9 @@ final class ExporterTests: NamespaceTestCase {
             }
             XCTAssertEqual(mine["probe_success"], success, "\(module) \(target)")
             XCTAssertEqual(mine["probe_ip_protocol"], ipProtocol, "\(module) \(target)")
+            let named = mine.filter { $0.key.hasPrefix("reach_probe_route_refused") }
+            let expected = refused["\(module) \(target)"].map { ["reach_probe_route_refused{reason=\"\($0)\"}": 1.0] } ?? [:]
+            XCTAssertEqual(named, expected, "\(module) \(target)")
             // Every metric blackbox_exporter answered that reach also measures has the same name and labels.
             let shared = Set(blackboxSamples.keys).filter { !$0.hasPrefix("probe_ssl") && !$0.hasPrefix("probe_tls") }
             XCTAssertEqual(shared.subtracting(mine.keys), [], "\(module) \(target): metrics blackbox_exporter has and reach does not")
