@@ -150,7 +150,7 @@ struct WatchOptions: Equatable {
         let probeEvery = try DurationArgument.positive(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
-        if let interface { try Self.validateInterface(interface) }
+        if let interface { try Self.validateInterface(interface, waitingUntil: condition != nil) }
         let configuration = WatchConfiguration(
             settle: try DurationArgument.parse(settle, option: "--settle"),
             until: condition,
@@ -235,9 +235,14 @@ struct WatchOptions: Equatable {
     }
 
     /// A Linux interface name: 1 to 15 bytes, no '/', no whitespace (IFNAMSIZ, dev_valid_name).
-    static func validateInterface(_ name: String) throws {
+    /// It must exist, as for `ping -I` and `addr --oif`, unless `--until` waits: then the link
+    /// may come later (a VPN's or a modem's), as systemd-networkd-wait-online --interface waits.
+    static func validateInterface(_ name: String, waitingUntil: Bool) throws {
         let valid = !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
             && !name.unicodeScalars.contains { $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{FFFD}" }
         if !valid { throw UsageError("--interface: invalid interface name '\(PrintableText.escaped(name))'") }
+        if !waitingUntil && NetworkInterface.index(named: name) == nil {
+            throw UsageError("--interface: unknown interface '\(PrintableText.escaped(name))' (--until waits for one to appear)")
+        }
     }
 }

@@ -77,6 +77,7 @@ final class BadInputTests: XCTestCase {
         (words("watch", "--count", "x"), "x"),
         (words("watch", "--interface", "a/b"), "a/b"),
         (words("watch", "--interface", "sixteen-chars-xx"), "sixteen-chars-xx"),
+        (words("watch", "--interface", "nosuchif", "--timeout", "1"), "--interface: unknown interface 'nosuchif'"),
         (words("watch", "--resolve-interval", "0"), "resolve-interval"),
         (words("watch", "-4", "2001:db8::1"), "2001:db8::1"),
         (words("watch", "-4", "-6", "db.test"), ""),
