@@ -36,7 +36,7 @@ struct ReportStream {
             if output.json {
                 renderer.write(report, command: command, to: &writer)
             } else {
-                writer.bytes += renderer.text(report).utf8
+                renderer.write(text: report, to: &writer.bytes)
             }
             started = true
         }
