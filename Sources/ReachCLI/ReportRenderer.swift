@@ -166,7 +166,7 @@ struct ReportRenderer {
         switch report.subject {
         case .internet: writer.null()
         case .host(let name): writer.string(name)
-        case .address(let address): writer.string(address.description)
+        case .address(let address): writer.string(address)
         }
         writer.key("reachable")
         writer.bool(report.isReachable)
@@ -226,7 +226,7 @@ struct ReportRenderer {
         }
         writer.beginObject()
         writer.key("address")
-        writer.string(path.destination.description)
+        writer.string(path.destination)
         writer.key("family")
         writer.string(path.family.rawValue)
         writer.key("reachable")
@@ -244,9 +244,9 @@ struct ReportRenderer {
         writer.key("underlying_link")
         write(path.underlyingLink)
         writer.key("gateway")
-        writer.string(path.gateway?.description)
+        writer.string(path.gateway)
         writer.key("source")
-        writer.string(path.source?.description)
+        writer.string(path.source)
         writer.key("expensive")
         writer.bool(path.expensive)
         writer.endObject()
