@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// A JSON value with ordered keys, written without Foundation (start-up cost matters:
 /// docs/LINUX-FACTS.md, "Swift and the process") and always on one line.
 enum JSONValue: Equatable {
@@ -49,11 +51,18 @@ enum JSONValue: Equatable {
         }
     }
 
+    /// Whether the string holds a quote, a backslash or a control character. A plain loop:
+    /// contains(where:) with a closure was half of a list's JSON string writing (perf).
+    static func needsEscape(_ value: String) -> Bool {
+        for byte in value.utf8 where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return true }
+        return false
+    }
+
     static func writeString(_ value: String, to output: inout String) {
         output += "\""
         // Most strings need no escape: append them whole (scalar by scalar cost 4 K
         // instructions a string, a third of what `reach status --json` adds to start-up).
-        if !value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
+        if !needsEscape(value) {
             output += value
             output += "\""
             return
@@ -119,10 +128,12 @@ struct JSONWriter {
         needsComma = true
     }
 
-    /// A member's key; its value follows.
-    mutating func key(_ name: String) {
+    /// A member's key; its value follows. A literal, so written without an escape check.
+    mutating func key(_ name: StaticString) {
         separate()
-        append(quoted: name)
+        bytes.append(UInt8(ascii: "\""))
+        bytes += UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        bytes.append(UInt8(ascii: "\""))
         bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
@@ -132,16 +143,26 @@ struct JSONWriter {
         append(quoted: value)
     }
 
+    /// An address as a string: its text has nothing to escape, unless a zone is written.
+    mutating func string(_ address: IPAddress?) {
+        guard let address else { return null() }
+        guard address.zone == nil else { return string(address.description) }
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        address.appendDescription(to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
+
     /// A string in quotes; escaped by JSONValue's rules when it needs to be.
     private mutating func append(quoted value: String) {
-        if value.utf8.contains(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 < 0x20 }) {
-            var escaped = ""
-            JSONValue.writeString(value, to: &escaped)
-            bytes += escaped.utf8
-        } else {
+        if !JSONValue.needsEscape(value) {
             bytes.append(UInt8(ascii: "\""))
             bytes += value.utf8
             bytes.append(UInt8(ascii: "\""))
+        } else {
+            var escaped = ""
+            JSONValue.writeString(value, to: &escaped)
+            bytes += escaped.utf8
         }
     }
 

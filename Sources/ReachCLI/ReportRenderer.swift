@@ -9,17 +9,28 @@ struct ReportRenderer {
     var showsFlags: Bool
 
     func text(_ report: ReachabilityReport) -> String {
+        var text: [UInt8] = []
+        write(text: report, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The report's lines, appended to UTF-8 bytes: a list writes thousands, and Strings
+    /// grown piece by piece (a label, a description, three addresses a line) were most of
+    /// the cost of its text (perf).
+    func write(text report: ReachabilityReport, to text: inout [UInt8]) {
         if let failure = report.resolutionFailure, case .host(let name) = report.subject {
-            return "\(name): not reachable (name not resolved: \(failure))\n"
+            text += "\(name): not reachable (name not resolved: \(failure))\n".utf8
+            return
         }
         // A loop, not map + joined(): the unspecialized joined() looks up associated-type
         // witnesses at run time (170 K instructions at start-up).
-        var text = ""
         for path in report.paths {
-            text += label(for: path, in: report.subject) + ": " + describe(path) + "\n"
+            write(label: path, in: report.subject, to: &text)
+            text += ": ".utf8
+            write(path, to: &text)
+            text.append(UInt8(ascii: "\n"))
         }
-        if let connectivity = report.connectivity { text += describe(connectivity) }
-        return text
+        if let connectivity = report.connectivity { text += describe(connectivity).utf8 }
     }
 
     /// "connectivity: portal (http probe redirected to ...)", then a line per probe.
@@ -55,44 +66,75 @@ struct ReportRenderer {
     }
 
     func label(for path: PathReport, in subject: ReachabilityReport.Subject) -> String {
+        var text: [UInt8] = []
+        write(label: path, in: subject, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    func write(label path: PathReport, in subject: ReachabilityReport.Subject, to text: inout [UInt8]) {
         switch subject {
-        case .internet: path.family.label
-        case .host(let name): "\(name) (\(path.destination))"
-        case .address(let address): address.description
+        case .internet: text += path.family.label.utf8
+        case .host(let name):
+            text += name.utf8
+            text += " (".utf8
+            path.destination.appendDescription(to: &text)
+            text.append(UInt8(ascii: ")"))
+        case .address(let address): address.appendDescription(to: &text)
         }
     }
 
     /// "reachable via ethernet eth0, gateway 198.18.0.1, source 198.18.0.2",
     /// "not reachable (no carrier on eth0)".
     func describe(_ path: PathReport) -> String {
-        var text: String
+        var text: [UInt8] = []
+        write(path, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    func write(_ path: PathReport, to text: inout [UInt8]) {
         if let reason = path.reason {
-            text = "not reachable (" + reason.phrase
-            if let link = path.link { text += " on \(link.name)" }
-            text += ")"
+            text += "not reachable (".utf8
+            text += reason.phrase.utf8
+            if let name = path.link?.name {
+                text += " on ".utf8
+                text += name.utf8
+            }
+            text.append(UInt8(ascii: ")"))
         } else {
-            text = "reachable"
+            text += "reachable".utf8
             // Fields through optional chaining, not `if let link`: copying the optional
             // LinkReport made the runtime instantiate its metadata at start-up (9 K
             // instructions, callgrind).
             if let kind = path.link?.kind, let name = path.link?.name {
-                text += " via " + describe(kind: kind, name: name, cellular: path.link?.cellular)
+                text += " via ".utf8
+                write(kind: kind, name: name, cellular: path.link?.cellular, to: &text)
             }
             if let kind = path.underlyingLink?.kind, let name = path.underlyingLink?.name {
-                text += " over " + describe(kind: kind, name: name, cellular: path.underlyingLink?.cellular)
+                text += " over ".utf8
+                write(kind: kind, name: name, cellular: path.underlyingLink?.cellular, to: &text)
             }
-            if let gateway = path.gateway { text += ", gateway \(gateway)" }
-            if let source = path.source { text += ", source \(source)" }
-            if path.expensive { text += ", expensive" }
+            if let gateway = path.gateway {
+                text += ", gateway ".utf8
+                gateway.appendDescription(to: &text)
+            }
+            if let source = path.source {
+                text += ", source ".utf8
+                source.appendDescription(to: &text)
+            }
+            if path.expensive { text += ", expensive".utf8 }
         }
-        if showsFlags { text += ", flags \(path.flags.flagString)" }
-        return text
+        if showsFlags {
+            text += ", flags ".utf8
+            text += path.flags.flagString.utf8
+        }
     }
 
     /// "ethernet eth0", "cellular wwan0 (4G LTE, TheOperator, roaming)".
-    func describe(kind: LinkKind, name: String, cellular: CellularFacts?) -> String {
-        var text = "\(kind.rawValue) \(name)"
-        guard let cellular else { return text }
+    func write(kind: LinkKind, name: String, cellular: CellularFacts?, to text: inout [UInt8]) {
+        text += kind.rawValue.utf8
+        text.append(UInt8(ascii: " "))
+        text += name.utf8
+        guard let cellular else { return }
         var parts: [String] = []
         if let technologies = cellular.technologies, !technologies.members.isEmpty {
             var names = ""
@@ -102,11 +144,10 @@ struct ReportRenderer {
         if let name = cellular.operatorName { parts.append(name) }
         if cellular.roaming == true { parts.append("roaming") }
         if !parts.isEmpty {
-            text += " ("
-            for (index, part) in parts.enumerated() { text += (index == 0 ? "" : ", ") + part }
-            text += ")"
+            text += " (".utf8
+            for (index, part) in parts.enumerated() { text += ((index == 0 ? "" : ", ") + part).utf8 }
+            text.append(UInt8(ascii: ")"))
         }
-        return text
     }
 
     func json(_ report: ReachabilityReport, command: String) -> JSONValue {
@@ -126,7 +167,7 @@ struct ReportRenderer {
         switch report.subject {
         case .internet: writer.null()
         case .host(let name): writer.string(name)
-        case .address(let address): writer.string(address.description)
+        case .address(let address): writer.string(address)
         }
         writer.key("reachable")
         writer.bool(report.isReachable)
@@ -187,7 +228,7 @@ struct ReportRenderer {
         }
         writer.beginObject()
         writer.key("address")
-        writer.string(path.destination.description)
+        writer.string(path.destination)
         writer.key("family")
         writer.string(path.family.rawValue)
         writer.key("reachable")
@@ -205,9 +246,9 @@ struct ReportRenderer {
         writer.key("underlying_link")
         write(path.underlyingLink)
         writer.key("gateway")
-        writer.string(path.gateway?.description)
+        writer.string(path.gateway)
         writer.key("source")
-        writer.string(path.source?.description)
+        writer.string(path.source)
         writer.key("expensive")
         writer.bool(path.expensive)
         writer.endObject()

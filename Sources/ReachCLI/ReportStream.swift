@@ -29,6 +29,9 @@ struct ReportStream {
         let header = "{\"schema\":\(jsonSchemaVersion),\"command\":\"\(command)\",\"results\":["
         var writer = JSONWriter(started || !output.json ? "" : header)
         if started { writer.continueAfterValue() }
+        // Room for the part at once (a report's JSON is about 450 bytes, its line 90), not
+        // the doublings and copies of an array grown byte by byte.
+        if !output.quiet { writer.bytes.reserveCapacity(writer.bytes.count + reports.count * (output.json ? 512 : 128)) }
         for report in reports {
             let status = ExitStatus.of(report)
             if !seen.contains(status) { seen.append(status) }
@@ -36,7 +39,7 @@ struct ReportStream {
             if output.json {
                 renderer.write(report, command: command, to: &writer)
             } else {
-                writer.bytes += renderer.text(report).utf8
+                renderer.write(text: report, to: &writer.bytes)
             }
             started = true
         }

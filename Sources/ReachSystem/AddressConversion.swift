@@ -26,13 +26,18 @@ extension AddressConversion {
     static func dottedQuad(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(15)
+        appendDottedQuad(bytes, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The same text appended to UTF-8 bytes (a list's output is written as bytes).
+    static func appendDottedQuad(_ bytes: [UInt8], to text: inout [UInt8]) {
         for (index, byte) in bytes.enumerated() {
             if index > 0 { text.append(UInt8(ascii: ".")) }
             if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
             if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
             text.append(UInt8(ascii: "0") + byte % 10)
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }
 

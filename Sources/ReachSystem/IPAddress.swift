@@ -87,6 +87,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
+    /// `description`, appended to UTF-8 bytes: an IPv4 address without a String of its own.
+    public func appendDescription(to text: inout [UInt8]) {
+        if family == .ipv4 && bytes.count == 4 && zone == nil { return AddressConversion.appendDottedQuad(bytes, to: &text) }
+        text += description.utf8
+    }
+
     public var isUnspecified: Bool { bytes.allSatisfy { $0 == 0 } }
 
     /// 224.0.0.0/4 or ff00::/8.

@@ -167,6 +167,13 @@ public struct NetlinkAttribute: Equatable, Sendable {
     /// unknown types are kept for the caller to skip.
     public static func parseAll(_ bytes: ArraySlice<UInt8>) throws -> [NetlinkAttribute] {
         var attributes: [NetlinkAttribute] = []
+        try forEach(in: bytes) { attributes.append($0) }
+        return attributes
+    }
+
+    /// The same attributes handed to `body` one by one, without an array of them (a list
+    /// decodes a route answer per target).
+    static func forEach(in bytes: ArraySlice<UInt8>, _ body: (NetlinkAttribute) throws -> Void) throws {
         var reader = ByteReader(bytes)
         while reader.remaining >= 4 {
             let start = reader.relativeOffset
@@ -175,10 +182,9 @@ public struct NetlinkAttribute: Equatable, Sendable {
             guard length >= 4, length - 4 <= reader.remaining else {
                 throw ParseError(offset: start, "attribute \(type) length \(length) does not fit")
             }
-            attributes.append(NetlinkAttribute(type: type, value: try reader.readBytes(length - 4)))
+            try body(NetlinkAttribute(type: type, value: try reader.readBytes(length - 4)))
             try reader.skip(min(Netlink.alignmentPadding(length), reader.remaining))
         }
-        return attributes
     }
 
     func uint32() throws -> UInt32 {

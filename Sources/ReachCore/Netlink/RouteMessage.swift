@@ -146,20 +146,18 @@ public enum RouteMessage {
             throw ParseError(offset: 0, "route family \(familyValue) is neither IPv4 nor IPv6")
         }
         try reader.skip(3)                       // dst_len, src_len, tos
-        var table = UInt32(try reader.readUInt8())
+        let table = UInt32(try reader.readUInt8())
         try reader.skip(2)                       // protocol, scope
         let type = RouteType(rawValue: try reader.readUInt8())
         let flags = RouteFlags(rawValue: try reader.readHostUInt32())
         var answer = RouteAnswer(family: family, type: type, flags: flags, table: table)
-        for attribute in try NetlinkAttribute.parseAll(payload.dropFirst(headerLength)) {
+        try NetlinkAttribute.forEach(in: payload.dropFirst(headerLength)) { attribute in
             switch attribute.kind {
             case RouteAttribute.outputInterface: answer.outputInterface = try attribute.uint32()
             case RouteAttribute.gateway: answer.gateway = attribute.address(family: family)
             case RouteAttribute.preferredSource: answer.preferredSource = attribute.address(family: family)
             case RouteAttribute.destination: answer.destination = attribute.address(family: family)
-            case RouteAttribute.table:
-                table = try attribute.uint32()
-                answer.table = table
+            case RouteAttribute.table: answer.table = try attribute.uint32()
             case RouteAttribute.via:
                 // struct rtvia: a 2-byte family, then the address (IPv4 routes via IPv6 next hops).
                 var via = ByteReader(attribute.value)
@@ -167,7 +165,7 @@ public enum RouteMessage {
                 if let nextHopFamily = AddressFamily(kernelValue: Int32(viaFamily)) {
                     answer.gateway = IPAddress(family: nextHopFamily, bytes: Array(via.bytes[via.offset...]))
                 }
-            default: continue
+            default: break
             }
         }
         return answer
