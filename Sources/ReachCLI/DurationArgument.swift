@@ -1,3 +1,4 @@
+import ReachSystem
 import ReachCore
 
 /// A duration option's value (`--timeout 5`, `--settle 300ms`), with the one-line error a

@@ -33,5 +33,7 @@ public final class SystemClock: Sendable {
     }
 
     public var monotonicNanoseconds: Int64 { Self.monotonicNanoseconds() }
+    public var monotonicNow: MonotonicInstant { MonotonicInstant.now() }
+    public var realtimeNow: RealtimeInstant { RealtimeInstant.now() }
     public var realtimeNanoseconds: Int64 { Self.realtimeNanoseconds() }
 }

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// Spaces evaluations during a burst of kernel messages. The first change after a
 /// quiet spell is evaluated at once (the latency `watch` is measured on); changes that
 /// follow within `holdoff` of an evaluation wait until the holdoff ends and then cost

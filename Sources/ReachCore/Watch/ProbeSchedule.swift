@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// When `watch --probe` checks connectivity: at once when a route becomes usable, again
 /// after every evaluation that a route or link change caused, and every `interval` after
 /// the last check ended. While checks fail (limited or portal) the wait doubles, up to

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// When `watch <name>` looks the name up again: at once, every `interval`, and after
 /// link or route changes, with at most one lookup in flight (a change seen during a
 /// lookup asks for one more afterwards, however many changes there were).

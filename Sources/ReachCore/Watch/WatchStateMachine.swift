@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// The state `--until` waits for.
 public enum WaitCondition: String, Hashable, Sendable, CaseIterable {
     case reachable

@@ -1,6 +1,5 @@
 import XCTest
-@testable import ReachCore
-import ReachSystem
+@testable import ReachSystem
 
 final class TimeSpanTests: XCTestCase {
     func testUnitsAndBareSeconds() throws {
@@ -41,5 +40,29 @@ final class TimeSpanTests: XCTestCase {
         XCTAssertEqual(TimeSpan(milliseconds: 1).seconds, "0.001")
         XCTAssertEqual(TimeSpan.maximum.pollTimeout, 86_400_000)
         XCTAssertEqual(TimeSpan(milliseconds: Int64.max).pollTimeout, Int32.max, "clamped, not trapped")
+    }
+}
+
+final class MonotonicInstantTests: XCTestCase {
+    func testArithmeticSaturatesAndPollTimeoutRoundsUp() {
+        XCTAssertEqual(TimeSpan(nanoseconds: 400_000).pollTimeout, 1, "0.4 ms left is a wait of 1 ms, not a busy 0")
+        XCTAssertEqual(TimeSpan(nanoseconds: -5).pollTimeout, 0)
+        XCTAssertEqual(TimeSpan.milliseconds(1500).milliseconds, 1500)
+        XCTAssertEqual(TimeSpan.seconds(2) - .milliseconds(500), .milliseconds(1500))
+        XCTAssertEqual(TimeSpan(milliseconds: .max).nanoseconds, .max, "saturated, not trapped")
+        XCTAssertEqual((TimeSpan.maximum * .max).nanoseconds, .max)
+        let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+        let deadline = start + .milliseconds(250)
+        XCTAssertEqual(deadline - start, .milliseconds(250))
+        XCTAssertEqual(deadline.remaining(from: start + .seconds(1)), .zero, "a passed deadline leaves nothing")
+        XCTAssertEqual(deadline.pollTimeout(from: start), 250)
+        XCTAssertEqual((MonotonicInstant(nanoseconds: .max) + .seconds(1)).nanoseconds, .max)
+    }
+
+    func testNowIsMonotonic() {
+        let first = MonotonicInstant.now()
+        let second = MonotonicInstant.now()
+        XCTAssertLessThanOrEqual(first, second)
+        XCTAssertGreaterThan(RealtimeInstant.now().seconds, 1_700_000_000, "the epoch clock, not the boot clock")
     }
 }
