@@ -27,7 +27,7 @@ struct WatchRenderer {
     }
 
     func text(_ event: WatchEvent) -> String {
-        let time = UTCTimestamp.iso8601(millisecondsSinceEpoch: event.time)
+        let time = UTCTimestamp.iso8601(event.time)
         let current = slots(event.current)
         guard let previousReport = event.previous else {
             return current.map { "\(time)  \($0.label): \($0.text)\n" }.joined()
@@ -62,7 +62,7 @@ struct WatchRenderer {
         .object([
             ("schema", .int(jsonSchemaVersion)),
             ("event", .string(event.kind.rawValue)),
-            ("time", .string(UTCTimestamp.iso8601(millisecondsSinceEpoch: event.time))),
+            ("time", .string(UTCTimestamp.iso8601(event.time))),
             ("current", report.json(event.current, command: "watch")),
             ("previous", event.previous.map { report.json($0, command: "watch") } ?? .null),
         ])

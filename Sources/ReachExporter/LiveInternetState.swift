@@ -43,7 +43,7 @@ public final class LiveInternetState: @unchecked Sendable {
         try DetachedThread.start { [self] in
             do {
                 let end = try loop.run { event in
-                    self.observe(event.current, wallMilliseconds: event.time)
+                    self.observe(event.current, wallMilliseconds: event.time.millisecondsSinceEpoch)
                     return true
                 }
                 ended(end, nil)

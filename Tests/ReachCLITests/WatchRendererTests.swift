@@ -8,7 +8,7 @@ import ReachSystem
 /// `watch --probe` lines: the connectivity is a line of its own, printed when its state changes.
 final class WatchRendererTests: XCTestCase {
     private let renderer = WatchRenderer(report: ReportRenderer(showsFlags: false))
-    private let time: Int64 = 1_795_000_000_000
+    private let time = RealtimeInstant(nanoseconds: 1_795_000_000_000 * 1_000_000)
     private let stamp = "2026-11-18T11:06:40.000Z"
 
     private func report(gateway: String = "198.18.0.1", _ state: ConnectivityState, detail: String) throws -> ReachabilityReport {

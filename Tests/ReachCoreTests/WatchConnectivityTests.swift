@@ -89,7 +89,7 @@ final class WatchConnectivityTests: XCTestCase {
         }
         observe(tracker.evaluated(F.up, afterChange: false, at: clock.now))
         for state in [ConnectivityState.full, .full, .limited, .limited, .full] {
-            if let due = tracker.nextDeadline, due > clock.monotonic { clock.advance(due - clock.monotonic) }
+            if let due = tracker.nextDeadline, due > clock.monotonic { clock.advance((due - clock.monotonic).milliseconds) }
             XCTAssertTrue(tracker.shouldStart(at: clock.monotonic))
             tracker.started(at: clock.monotonic)
             clock.advance(50)

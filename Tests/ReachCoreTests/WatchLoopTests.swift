@@ -19,12 +19,14 @@ final class ScriptedWatchEvents: WatchEventSource {
 
     init(_ steps: [Step]) { self.steps = steps }
 
-    func now() -> WatchInstant { WatchInstant(monotonic: monotonic, wall: monotonic + wallOffset) }
+    func now() -> WatchInstant {
+        WatchInstant(monotonic: .ms(monotonic), wall: RealtimeInstant(nanoseconds: (monotonic + wallOffset) * 1_000_000))
+    }
     func startLookup(name: String, family: AddressFamily?) throws { lookups.append(name) }
     func startCheck(_ checker: ConnectivityChecker) throws { checks += 1 }
 
-    func wait(timeoutMilliseconds: Int32?) throws -> [WatchInput] {
-        timeouts.append(timeoutMilliseconds)
+    func wait(timeout: TimeSpan?) throws -> [WatchInput] {
+        timeouts.append(timeout?.pollTimeout)
         // A script that runs out ends the watch as Ctrl-C would, so a loop that waits
         // more often than the test expects cannot hang.
         guard !steps.isEmpty else { return [.interrupted] }
@@ -84,7 +86,7 @@ final class WatchLoopTests: XCTestCase {
         XCTAssertEqual(end, .interrupted)
         XCTAssertEqual(emitted.map(\.kind), [.initial, .change])
         XCTAssertEqual(emitted.map(\.current.isReachable), [true, false])
-        XCTAssertEqual(emitted.last?.time, 11_000 + events.wallOffset, "the change is timed when its message came")
+        XCTAssertEqual(emitted.last?.time.millisecondsSinceEpoch, 11_000 + events.wallOffset, "the change is timed when its message came")
         XCTAssertEqual(watch.statistics.drains, 2)
         XCTAssertEqual(watch.statistics.evaluations, 3)
     }

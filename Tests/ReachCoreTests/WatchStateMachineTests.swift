@@ -25,10 +25,13 @@ enum WatchFixtures {
 
 /// A manual clock: monotonic and wall milliseconds move together.
 struct ManualWatchClock {
-    var monotonic: Int64 = 1_000
+    var milliseconds: Int64 = 1_000
     let wallOffset: Int64 = 1_795_000_000_000
-    var now: WatchInstant { WatchInstant(monotonic: monotonic, wall: monotonic + wallOffset) }
-    mutating func advance(_ milliseconds: Int64) { monotonic += milliseconds }
+    var monotonic: MonotonicInstant { .ms(milliseconds) }
+    var now: WatchInstant {
+        WatchInstant(monotonic: monotonic, wall: RealtimeInstant(nanoseconds: (milliseconds + wallOffset) * 1_000_000))
+    }
+    mutating func advance(_ milliseconds: Int64) { self.milliseconds += milliseconds }
 }
 
 final class WatchStateMachineTests: XCTestCase {
@@ -99,7 +102,7 @@ final class WatchStateMachineTests: XCTestCase {
         XCTAssertEqual(machine.observe(F.up, at: clock.now).count, 1, "the first state is never held back")
         clock.advance(100)
         XCTAssertEqual(machine.observe(F.noCarrier, at: clock.now), [])
-        XCTAssertEqual(machine.nextDeadline, clock.monotonic + 300)
+        XCTAssertEqual(machine.nextDeadline, clock.monotonic + .milliseconds(300))
         clock.advance(50)
         XCTAssertEqual(machine.observe(F.up, at: clock.now), [], "a 50 ms flap")
         XCTAssertNil(machine.nextDeadline)
@@ -156,7 +159,7 @@ final class WatchStateMachineTests: XCTestCase {
         let configuration = WatchConfiguration(until: .reachable, timeout: TimeSpan(milliseconds: 1000))
         var machine = WatchStateMachine(configuration: configuration, startedAt: clock.monotonic)
         _ = machine.observe(F.noRoute, at: clock.now)
-        XCTAssertEqual(machine.nextDeadline, clock.monotonic + 1000)
+        XCTAssertEqual(machine.nextDeadline, clock.monotonic + .milliseconds(1000))
         clock.advance(999)
         _ = machine.advance(to: clock.monotonic)
         XCTAssertNil(machine.end)
@@ -192,7 +195,7 @@ final class WatchStateMachineTests: XCTestCase {
     }
 
     func testStopKeepsTheFirstReason() {
-        var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: 0)
+        var machine = WatchStateMachine(configuration: WatchConfiguration(), startedAt: .ms(0))
         machine.stop(.interrupted)
         machine.stop(.readerGone)
         XCTAssertEqual(machine.end, .interrupted)

@@ -1,6 +1,10 @@
+import ReachSystem
+
 /// ISO-8601 UTC timestamps with milliseconds ("2026-11-22T05:30:01.120Z"), made by hand:
 /// no Foundation in the core (start-up cost, docs/LINUX-FACTS.md).
 public enum UTCTimestamp {
+    public static func iso8601(_ instant: RealtimeInstant) -> String { iso8601(millisecondsSinceEpoch: instant.millisecondsSinceEpoch) }
+
     public static func iso8601(millisecondsSinceEpoch value: Int64) -> String {
         let millisecondsPerDay: Int64 = 86_400_000
         var days = value / millisecondsPerDay
@@ -32,5 +36,13 @@ public enum UTCTimestamp {
     private static func pad(_ value: Int64, _ width: Int) -> String {
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+    }
+}
+
+extension RealtimeInstant {
+    /// Whole milliseconds since the epoch, rounded down (what the timestamps print).
+    public var millisecondsSinceEpoch: Int64 {
+        let (quotient, remainder) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        return remainder < 0 ? quotient - 1 : quotient
     }
 }

@@ -7,13 +7,13 @@ import ReachSystem
 /// one evaluation per holdoff, not one per wake-up, and the last evaluation always
 /// comes after the last message, so the final state is right. Idle, it sets no timer.
 public struct EvaluationPacer: Hashable, Sendable {
-    public let holdoff: Int64
-    private var lastEvaluation: Int64?
+    public let holdoff: TimeSpan
+    private var lastEvaluation: MonotonicInstant?
     /// When the first change not yet evaluated was seen.
     public private(set) var pendingSince: WatchInstant?
 
     public init(holdoff: TimeSpan) {
-        self.holdoff = holdoff.milliseconds
+        self.holdoff = holdoff
     }
 
     /// A drain found changes at `now`. True: evaluate now. False: wait for `nextDeadline`.
@@ -23,21 +23,23 @@ public struct EvaluationPacer: Hashable, Sendable {
     }
 
     /// True when a held-back change is due for its evaluation.
-    public func isDue(at now: Int64) -> Bool {
+    public func isDue(at now: MonotonicInstant) -> Bool {
         guard pendingSince != nil else { return false }
         guard let lastEvaluation else { return true }
         return now >= lastEvaluation + holdoff
     }
 
     /// The evaluation ran: returns when the change it covers was first seen.
-    public mutating func evaluated(at now: Int64) -> WatchInstant? {
+    public mutating func evaluated(at now: MonotonicInstant) -> WatchInstant? {
         lastEvaluation = now
         defer { pendingSince = nil }
         return pendingSince
     }
 
-    public var nextDeadline: Int64? {
+    /// When the held-back change is due; nil while nothing waits. A change seen before any
+    /// evaluation is due at once (the distant past).
+    public var nextDeadline: MonotonicInstant? {
         guard pendingSince != nil else { return nil }
-        return (lastEvaluation ?? Int64.min) + holdoff
+        return lastEvaluation.map { $0 + holdoff } ?? MonotonicInstant(nanoseconds: .min)
     }
 }

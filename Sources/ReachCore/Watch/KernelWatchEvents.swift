@@ -33,7 +33,7 @@ public final class KernelWatchEvents: WatchEventSource {
     }
 
     public func now() -> WatchInstant {
-        WatchInstant(monotonic: SystemClock.monotonicMilliseconds(), wall: SystemClock.realtimeMilliseconds())
+        WatchInstant(monotonic: .now(), wall: .now())
     }
 
     public func startLookup(name: String, family: AddressFamily?) throws {
@@ -46,7 +46,7 @@ public final class KernelWatchEvents: WatchEventSource {
         check = try BackgroundJob { Result { try checker.check(routeUsable: true) } }
     }
 
-    public func wait(timeoutMilliseconds: Int32?) throws -> [WatchInput] {
+    public func wait(timeout: TimeSpan?) throws -> [WatchInput] {
         var entries: [(descriptor: Int32, events: PollEvents)] = [(monitor.fileDescriptor, .readable), (signals.fileDescriptor, .readable)]
         let readerIndex = readerDescriptor.map { descriptor in
             entries.append((descriptor, []))  // POLLERR / POLLHUP come unasked
@@ -64,7 +64,7 @@ public final class KernelWatchEvents: WatchEventSource {
         }
         // Signals read while an evaluation asked the bus are no longer in the socket: handle them now.
         let pending = services?.hasPendingSignals == true
-        let ready = try Poll.wait(entries, timeoutMilliseconds: pending ? 0 : timeoutMilliseconds ?? -1)
+        let ready = try Poll.wait(entries, timeoutMilliseconds: pending ? 0 : timeout?.pollTimeout ?? -1)
 
         if let readerIndex, !ready[readerIndex].isDisjoint(with: [.error, .hangUp, .invalid]) { return [.readerGone] }
         if ready[1].contains(.readable), signals.take() != nil { return [.interrupted] }

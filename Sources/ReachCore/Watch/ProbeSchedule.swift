@@ -12,16 +12,16 @@ import ReachSystem
 public struct ProbeSchedule: Hashable, Sendable {
     public static let maximumBackoff: Int64 = 4
 
-    public let interval: Int64
+    public let interval: TimeSpan
     /// The wait after the last check: `interval`, or more while checks fail.
-    public private(set) var currentInterval: Int64
+    public private(set) var currentInterval: TimeSpan
     public private(set) var isInFlight = false
     public private(set) var routeUsable = false
     private var requested = false
-    private var nextDue: Int64?
+    private var nextDue: MonotonicInstant?
 
     public init(interval: TimeSpan) {
-        self.interval = max(1, interval.milliseconds)
+        self.interval = max(TimeSpan(milliseconds: 1), interval)
         currentInterval = self.interval
     }
 
@@ -39,19 +39,19 @@ public struct ProbeSchedule: Hashable, Sendable {
         if !routeUsable || afterChange { requested = true }
     }
 
-    public func shouldStart(at now: Int64) -> Bool {
+    public func shouldStart(at now: MonotonicInstant) -> Bool {
         guard routeUsable, !isInFlight else { return false }
         if requested { return true }
         return nextDue.map { now >= $0 } ?? false
     }
 
-    public mutating func started(at now: Int64) {
+    public mutating func started(at now: MonotonicInstant) {
         isInFlight = true
         requested = false
     }
 
     /// A check ended with `state`: the next one is due a (maybe backed-off) interval later.
-    public mutating func finished(_ state: ConnectivityState, at now: Int64) {
+    public mutating func finished(_ state: ConnectivityState, at now: MonotonicInstant) {
         isInFlight = false
         switch state {
         case .limited, .portal: currentInterval = min(currentInterval * 2, interval * Self.maximumBackoff)
@@ -62,8 +62,8 @@ public struct ProbeSchedule: Hashable, Sendable {
 
     /// When the loop must wake for the next check; nil while one runs (its descriptor wakes
     /// the loop) and while no route is usable (only a change can make one).
-    public var nextDeadline: Int64? {
+    public var nextDeadline: MonotonicInstant? {
         guard routeUsable, !isInFlight else { return nil }
-        return requested ? Int64.min : nextDue
+        return requested ? MonotonicInstant(nanoseconds: .min) : nextDue
     }
 }

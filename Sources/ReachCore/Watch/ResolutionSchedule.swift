@@ -4,20 +4,20 @@ import ReachSystem
 /// link or route changes, with at most one lookup in flight (a change seen during a
 /// lookup asks for one more afterwards, however many changes there were).
 public struct ResolutionSchedule: Hashable, Sendable {
-    public let interval: Int64
+    public let interval: TimeSpan
     /// How long the first lookup may take before "no answer yet" becomes the state,
     /// so the first line still comes promptly when the resolver is silent.
-    public let patience: Int64
-    public private(set) var inFlightSince: Int64?
+    public let patience: TimeSpan
+    public private(set) var inFlightSince: MonotonicInstant?
     public private(set) var hasAnswered = false
     /// "No answer yet" has been shown for the first lookup: its patience is spent.
     private var patienceSpent = false
     private var refreshRequested = true
-    private var nextDue: Int64
+    private var nextDue: MonotonicInstant
 
-    public init(interval: TimeSpan, patience: TimeSpan, now: Int64) {
-        self.interval = interval.milliseconds
-        self.patience = patience.milliseconds
+    public init(interval: TimeSpan, patience: TimeSpan, now: MonotonicInstant) {
+        self.interval = interval
+        self.patience = patience
         nextDue = now
     }
 
@@ -26,16 +26,16 @@ public struct ResolutionSchedule: Hashable, Sendable {
     /// A link, address or route changed: the answer may have too.
     public mutating func requestRefresh() { refreshRequested = true }
 
-    public func shouldStart(at now: Int64) -> Bool {
+    public func shouldStart(at now: MonotonicInstant) -> Bool {
         inFlightSince == nil && (refreshRequested || now >= nextDue)
     }
 
-    public mutating func started(at now: Int64) {
+    public mutating func started(at now: MonotonicInstant) {
         inFlightSince = now
         refreshRequested = false
     }
 
-    public mutating func finished(at now: Int64) {
+    public mutating func finished(at now: MonotonicInstant) {
         inFlightSince = nil
         hasAnswered = true
         nextDue = now + interval
@@ -43,7 +43,7 @@ public struct ResolutionSchedule: Hashable, Sendable {
 
     /// True once the first lookup has run longer than `patience` without an answer
     /// (once only: `spendPatience()` says the caller has shown it).
-    public func patienceExpired(at now: Int64) -> Bool {
+    public func patienceExpired(at now: MonotonicInstant) -> Bool {
         guard !hasAnswered, !patienceSpent, let since = inFlightSince else { return false }
         return now >= since + patience
     }
@@ -52,8 +52,8 @@ public struct ResolutionSchedule: Hashable, Sendable {
 
     /// The next moment the schedule needs the loop: the periodic lookup, or the end
     /// of the first lookup's patience. nil while a later lookup runs (its descriptor wakes the loop).
-    public var nextDeadline: Int64? {
+    public var nextDeadline: MonotonicInstant? {
         if let since = inFlightSince { return hasAnswered || patienceSpent ? nil : since + patience }
-        return refreshRequested ? Int64.min : nextDue
+        return refreshRequested ? MonotonicInstant(nanoseconds: .min) : nextDue
     }
 }

@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// The connectivity part of `watch --probe`'s state: which verdict goes with each
 /// evaluation, and when to check (`schedule`). With no usable route the state is `none`
 /// at once and nothing is probed. An evaluation that finds a route usable again is held
@@ -42,7 +44,7 @@ public struct WatchConnectivity: Hashable, Sendable {
         return (attached, instant)
     }
 
-    public mutating func started(at now: Int64) {
+    public mutating func started(at now: MonotonicInstant) {
         lostDuringCheck = false
         schedule.started(at: now)
     }
@@ -63,7 +65,7 @@ public struct WatchConnectivity: Hashable, Sendable {
     }
 
     /// The moment the loop must wake for the next check (see `ProbeSchedule.nextDeadline`).
-    public var nextDeadline: Int64? { schedule.nextDeadline }
+    public var nextDeadline: MonotonicInstant? { schedule.nextDeadline }
 
-    public func shouldStart(at now: Int64) -> Bool { schedule.shouldStart(at: now) }
+    public func shouldStart(at now: MonotonicInstant) -> Bool { schedule.shouldStart(at: now) }
 }

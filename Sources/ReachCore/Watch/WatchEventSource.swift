@@ -20,14 +20,14 @@ public enum WatchInput {
 /// (netlink, signalfd, the output's reader, background jobs); tests drive the loop with a
 /// fake, as the ping loop is driven with a fake transport.
 public protocol WatchEventSource: AnyObject {
-    /// CLOCK_MONOTONIC and the wall clock, in milliseconds.
+    /// CLOCK_MONOTONIC and the wall clock.
     func now() -> WatchInstant
     /// Starts resolving `name`, abandoning a lookup of it still running (lookups of other
     /// names go on); the outcome arrives as `.resolved` from a later `wait`.
     func startLookup(name: String, family: AddressFamily?) throws
     /// Starts a connectivity check; its report arrives as `.checked` from a later `wait`.
     func startCheck(_ checker: ConnectivityChecker) throws
-    /// Blocks until something arrives, or `timeoutMilliseconds` passes (nil: no limit);
-    /// what arrived, in the order the loop handles it (empty when the time ran out).
-    func wait(timeoutMilliseconds: Int32?) throws -> [WatchInput]
+    /// Blocks until something arrives, or `timeout` passes (nil: no limit); what arrived, in
+    /// the order the loop handles it (empty when the time ran out).
+    func wait(timeout: TimeSpan?) throws -> [WatchInput]
 }

@@ -77,7 +77,7 @@ public final class WatchLoop {
         var connectivity = probing.map { WatchConnectivity(schedule: ProbeSchedule(interval: $0.interval)) }
         var checking = false
         var readerGone = false
-        let timeoutDeadline = several ? configuration.timeout.map { now + $0.milliseconds } : nil
+        let timeoutDeadline = several ? configuration.timeout.map { now + $0 } : nil
         var changes = 0
         var severalEnd: WatchEnd?
 
@@ -209,8 +209,7 @@ public final class WatchLoop {
             for index in targets.indices where targets[index].isHost {
                 if let deadline = schedules[index].nextDeadline { deadlines.append(deadline) }
             }
-            let timeout = deadlines.min().map { Int32(clamping: max(0, $0 - now)) }
-            let inputs = try events.wait(timeoutMilliseconds: timeout)
+            let inputs = try events.wait(timeout: deadlines.min().map { $0.remaining(from: now) })
             statistics.wakeUps += 1
             now = events.now().monotonic
 

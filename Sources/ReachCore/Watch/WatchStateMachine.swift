@@ -31,12 +31,12 @@ public struct WatchConfiguration: Hashable, Sendable {
 
 /// A moment on both clocks: monotonic for deadlines, wall (UTC) for what is printed.
 public struct WatchInstant: Hashable, Sendable {
-    /// CLOCK_MONOTONIC, milliseconds.
-    public var monotonic: Int64
-    /// CLOCK_REALTIME, milliseconds since the epoch.
-    public var wall: Int64
+    /// CLOCK_MONOTONIC: deadlines and lengths.
+    public var monotonic: MonotonicInstant
+    /// CLOCK_REALTIME: what is printed.
+    public var wall: RealtimeInstant
 
-    public init(monotonic: Int64, wall: Int64) {
+    public init(monotonic: MonotonicInstant, wall: RealtimeInstant) {
         self.monotonic = monotonic
         self.wall = wall
     }
@@ -50,9 +50,9 @@ public struct WatchEvent: Hashable, Sendable {
     }
 
     public var kind: Kind
-    /// When the state was first seen (wall clock, ms since the epoch): with `--settle`
-    /// that is when the change happened, not when it was reported.
-    public var time: Int64
+    /// When the state was first seen (wall clock): with `--settle` that is when the change
+    /// happened, not when it was reported.
+    public var time: RealtimeInstant
     public var current: ReachabilityReport
     /// The state reported before; nil for the initial event.
     public var previous: ReachabilityReport?
@@ -77,25 +77,25 @@ public enum WatchEnd: Hashable, Sendable {
 /// from outside, so tests drive it with a manual clock.
 public struct WatchStateMachine {
     public let configuration: WatchConfiguration
-    private let timeoutDeadline: Int64?
+    private let timeoutDeadline: MonotonicInstant?
     private var reported: (state: WatchedState, report: ReachabilityReport)?
     /// A state that differs from the reported one, held until it has lasted `settle`.
     private var pending: (state: WatchedState, report: ReachabilityReport, since: WatchInstant)?
     public private(set) var changeCount = 0
     public private(set) var end: WatchEnd?
 
-    public init(configuration: WatchConfiguration, startedAt start: Int64) {
+    public init(configuration: WatchConfiguration, startedAt start: MonotonicInstant) {
         self.configuration = configuration
-        timeoutDeadline = configuration.timeout.map { start + $0.milliseconds }
+        timeoutDeadline = configuration.timeout.map { start + $0 }
     }
 
     /// The last state reported, if any.
     public var reportedState: ReachabilityReport? { reported?.report }
 
     /// The next moment `advance` has work to do; nil when only an event can change anything.
-    public var nextDeadline: Int64? {
+    public var nextDeadline: MonotonicInstant? {
         guard end == nil else { return nil }
-        let settleDeadline = pending.map { $0.since.monotonic + configuration.settle.milliseconds }
+        let settleDeadline = pending.map { $0.since.monotonic + configuration.settle }
         return [settleDeadline, timeoutDeadline].compactMap { $0 }.min()
     }
 
@@ -122,10 +122,10 @@ public struct WatchStateMachine {
     }
 
     /// Lets time pass: reports a pending state that has settled, then checks the timeout.
-    public mutating func advance(to now: Int64) -> [WatchEvent] {
+    public mutating func advance(to now: MonotonicInstant) -> [WatchEvent] {
         guard end == nil else { return [] }
         var events: [WatchEvent] = []
-        if let candidate = pending, let previous = reported, now >= candidate.since.monotonic + configuration.settle.milliseconds {
+        if let candidate = pending, let previous = reported, now >= candidate.since.monotonic + configuration.settle {
             events.append(WatchEvent(kind: .change, time: candidate.since.wall, current: candidate.report, previous: previous.report))
             reported = (candidate.state, candidate.report)
             pending = nil
