@@ -61,196 +61,176 @@ public final class WatchLoop {
     /// the watch.
     ///
     /// One target's state machine decides everything itself. With several, each target's
-    /// machine only settles its changes, and the watch's end is decided here: `--until`
-    /// when every target's reported state satisfies it (with `any`, one target's),
+    /// machine only settles its changes, and the watch's end is decided by `WatchRun`:
+    /// `--until` when every target's reported state satisfies it (with `any`, one target's),
     /// `--count` changes over all targets, `--timeout` from the start.
+    ///
+    /// Each turn: start the lookups that are due, show a first lookup's lost patience,
+    /// evaluate what the pacer held back, let time pass in the machines, write, see whether
+    /// the watch is over, start a due check, then wait and handle what woke the loop.
     public func run(emit: (WatchEvent) -> Bool) throws -> WatchEnd {
-        let events = self.events
-        let targets = self.targets
-        let several = targets.count > 1
-        var now = events.now().monotonic
-        let perTarget = several ? WatchConfiguration(settle: configuration.settle) : configuration
-        var machines = targets.map { _ in WatchStateMachine(configuration: perTarget, startedAt: now) }
-        var schedules = targets.map { _ in ResolutionSchedule(interval: resolveInterval, patience: Self.resolutionPatience, now: now) }
-        var outcomes = [ResolutionOutcome?](repeating: nil, count: targets.count)
-        var pacer = EvaluationPacer(holdoff: Self.burstHoldoff)
-        var connectivity = probing.map { WatchConnectivity(schedule: ProbeSchedule(interval: $0.interval)) }
-        var checking = false
-        var readerGone = false
-        let timeoutDeadline = several ? configuration.timeout.map { now + $0 } : nil
-        var changes = 0
-        var severalEnd: WatchEnd?
-
-        /// Several targets: whether the watch is over after an event.
-        func judge(_ event: WatchEvent) {
-            guard several, severalEnd == nil else { return }
-            if event.kind == .change { changes += 1 }
-            if let until = configuration.until {
-                let holds = machines.map { $0.reportedState.map(until.holds) ?? false }
-                if any ? holds.contains(true) : holds.allSatisfy({ $0 }) {
-                    severalEnd = .conditionMet
-                    return
-                }
-            }
-            if let count = configuration.count, changes >= count { severalEnd = .countReached }
-        }
-        // A target's lines wait until every target before it has shown its first, so the first
-        // lines come in the order given, whatever order the names resolve in (a name's first
-        // line waits at most `resolutionPatience`). `shownFirst`: the targets, from the first,
-        // whose first line is out.
-        var shownFirst = 0
-        var held = [[WatchEvent]](repeating: [], count: targets.count)
-        func write(_ event: WatchEvent) {
-            if !emit(event) { readerGone = true }
-        }
-        func show(_ index: Int, _ event: WatchEvent) {
-            guard index <= shownFirst else { return held[index].append(event) }
-            write(event)
-            guard index == shownFirst else { return }
-            shownFirst += 1
-            while shownFirst < held.count, !held[shownFirst].isEmpty {
-                held[shownFirst].forEach(write)
-                held[shownFirst] = []
-                shownFirst += 1
-            }
-        }
-        /// The watch ends: what waits is written, in the order of the targets.
-        func release() {
-            for index in held.indices { held[index].forEach(write) }
-            held = held.map { _ in [] }
-        }
-        func forward(_ index: Int, _ observed: (report: ReachabilityReport, since: WatchInstant)?) {
-            guard let observed else { return }
-            for event in machines[index].observe(observed.report, at: observed.since) {
-                show(index, event)
-                judge(event)
-            }
-        }
-        /// `afterChange`: a route or link change caused this evaluation (probes run again).
-        /// `instant`: the time of the round's change, taken from the pacer by its first evaluation.
-        func observe(_ index: Int, _ report: ReachabilityReport, afterChange: Bool, instant: inout WatchInstant?) {
-            // The time of a change is when its first message was seen, not when it was evaluated.
-            let at = instant ?? pacer.evaluated(at: events.now().monotonic) ?? events.now()
-            instant = at
-            var report = report
-            if let interface { report = report.restricted(toInterface: interface) }
-            guard var tracker = connectivity else { return forward(index, (report, at)) }
-            let observed = tracker.evaluated(report, afterChange: afterChange, at: at)
-            connectivity = tracker
-            forward(index, observed)
-        }
-        func evaluateAndObserve(_ index: Int, afterChange: Bool, instant: inout WatchInstant?) throws {
-            switch targets[index] {
-            case .internet(let families):
-                statistics.evaluations += 1
-                observe(index, try evaluator.evaluateInternet(families: families), afterChange: afterChange, instant: &instant)
-            case .address(let address):
-                statistics.evaluations += 1
-                observe(index, try evaluator.evaluate(address: address), afterChange: afterChange, instant: &instant)
-            case .host(let name, _):
-                guard let outcome = outcomes[index] else { return }  // the first answer is still on its way
-                statistics.evaluations += 1
-                observe(index, try evaluator.evaluate(host: name, outcome: outcome), afterChange: afterChange, instant: &instant)
-            }
-        }
-        func evaluateAll(afterChange: Bool) throws {
-            var instant: WatchInstant?
-            for index in targets.indices { try evaluateAndObserve(index, afterChange: afterChange, instant: &instant) }
-            if instant == nil { _ = pacer.evaluated(at: events.now().monotonic) }
-        }
-
-        try evaluateAll(afterChange: false)
+        var run = WatchRun(
+            targets: targets.count, any: any, configuration: configuration, resolveInterval: resolveInterval,
+            patience: Self.resolutionPatience, holdoff: Self.burstHoldoff, probing: probing, now: events.now().monotonic)
+        try evaluateAll(&run, afterChange: false)
         while true {
-            var lookingUp = schedules.reduce(0) { $0 + ($1.isInFlight ? 1 : 0) }
-            for index in targets.indices {
-                guard case .host(let name, let family) = targets[index] else { continue }
-                if lookingUp < Self.concurrentLookups, schedules[index].shouldStart(at: now) {
-                    try events.startLookup(name: name, family: family)
-                    schedules[index].started(at: now)
-                    statistics.lookups += 1
-                    lookingUp += 1
-                }
-                if outcomes[index] == nil, schedules[index].patienceExpired(at: now) {
-                    let waited = "no answer within \(Self.resolutionPatience.seconds) s"
-                    statistics.evaluations += 1
-                    var instant: WatchInstant?
-                    observe(index, try evaluator.evaluate(host: name, outcome: .notResolved(waited)), afterChange: false, instant: &instant)
-                    schedules[index].spendPatience()  // the lookup goes on; its answer replaces this state
-                }
+            try startLookups(&run)
+            try showLostPatience(&run)
+            if run.pacer.isDue(at: run.now) { try evaluateAll(&run, afterChange: true) }
+            advance(&run)
+            write(&run, emit)
+            if let end = run.end() {
+                write(&run, emit)
+                return end
             }
-            if pacer.isDue(at: now) { try evaluateAll(afterChange: true) }
-            for index in targets.indices {
-                for event in machines[index].advance(to: now) {
-                    show(index, event)
-                    judge(event)
-                }
-            }
-            if several {
-                if severalEnd == nil, let timeoutDeadline, now >= timeoutDeadline { severalEnd = .timedOut }
-                if readerGone { return .readerGone }
-                if let severalEnd {
-                    release()
-                    return severalEnd
-                }
-            } else {
-                if readerGone { machines[0].stop(.readerGone) }
-                if let end = machines[0].end { return end }
-            }
-            // One check at a time, on its own thread: the loop never waits for a probe.
-            if let probing, !checking, connectivity?.shouldStart(at: now) == true {
-                try events.startCheck(probing.checker)
-                checking = true
-                connectivity?.started(at: now)
-                statistics.checks += 1
-            }
-
-            var deadlines = machines.compactMap(\.nextDeadline)
-            deadlines += [pacer.nextDeadline, connectivity?.nextDeadline, timeoutDeadline].compactMap { $0 }
-            for index in targets.indices where targets[index].isHost {
-                if let deadline = schedules[index].nextDeadline { deadlines.append(deadline) }
-            }
-            let inputs = try events.wait(timeout: deadlines.min().map { $0.remaining(from: now) })
+            try startCheck(&run)
+            let inputs = try events.wait(timeout: run.waitTimeout(hosts: targets.map(\.isHost)))
             statistics.wakeUps += 1
-            now = events.now().monotonic
-
+            run.now = events.now().monotonic
             for input in inputs {
-                switch input {
-                case .readerGone:
-                    return .readerGone
-                case .interrupted:
-                    if !several { machines[0].stop(.interrupted) }
-                    release()
-                    return .interrupted
-                case .kernelChanged(let drain):
-                    statistics.drains += 1
-                    statistics.datagrams += drain.datagrams
-                    statistics.messages += drain.messages
-                    if drain.overrun { statistics.overruns += 1 }
-                    if drain.sawChange {
-                        for index in targets.indices { schedules[index].requestRefresh() }
-                        if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
-                    }
-                case .servicesChanged:
-                    if pacer.changeSeen(at: events.now()) { try evaluateAll(afterChange: true) }
-                case .resolved(let answer, let name):
-                    now = events.now().monotonic
-                    for index in targets.indices {
-                        guard case .host(name, _) = targets[index], schedules[index].isInFlight else { continue }
-                        outcomes[index] = answer
-                        schedules[index].finished(at: now)
-                        var instant: WatchInstant?
-                        try evaluateAndObserve(index, afterChange: false, instant: &instant)
-                        if instant == nil { _ = pacer.evaluated(at: events.now().monotonic) }
-                    }
-                case .checked(let answer):
-                    checking = false
-                    // A probe that cannot run (no ICMP permission) ends the watch with its error.
-                    let verdict = try answer.get()
-                    forward(0, connectivity?.checkFinished(verdict, at: events.now()) ?? nil)
-                    now = events.now().monotonic
-                }
+                let end = try handle(input, &run)
+                write(&run, emit)
+                if let end { return end }
             }
         }
+    }
+
+    /// Writes the lines that are ready; a write that finds the reader gone is remembered
+    /// (the end is decided by `WatchRun.end`).
+    func write(_ run: inout WatchRun, _ emit: (WatchEvent) -> Bool) {
+        for event in run.lines.take() where !emit(event) { run.readerGone = true }
+    }
+
+    /// Starts the lookups that are due, at most `concurrentLookups` at once.
+    func startLookups(_ run: inout WatchRun) throws {
+        var lookingUp = run.schedules.reduce(0) { $0 + ($1.isInFlight ? 1 : 0) }
+        for index in targets.indices where lookingUp < Self.concurrentLookups {
+            guard case .host(let name, let family) = targets[index], run.schedules[index].shouldStart(at: run.now) else { continue }
+            try events.startLookup(name: name, family: family)
+            run.schedules[index].started(at: run.now)
+            statistics.lookups += 1
+            lookingUp += 1
+        }
+    }
+
+    /// A name whose first lookup has not answered within `resolutionPatience` is shown as
+    /// not resolved; the lookup goes on, and its answer replaces this state.
+    func showLostPatience(_ run: inout WatchRun) throws {
+        for index in targets.indices {
+            guard case .host(let name, _) = targets[index], run.outcomes[index] == nil,
+                run.schedules[index].patienceExpired(at: run.now)
+            else { continue }
+            let waited = "no answer within \(Self.resolutionPatience.seconds) s"
+            statistics.evaluations += 1
+            var instant: WatchInstant?
+            let report = try evaluator.evaluate(host: name, outcome: .notResolved(waited))
+            observe(&run, index, report, afterChange: false, instant: &instant)
+            run.schedules[index].spendPatience()
+        }
+    }
+
+    /// Lets time pass in every target's machine (settled changes, the timeout).
+    func advance(_ run: inout WatchRun) {
+        for index in targets.indices {
+            for event in run.machines[index].advance(to: run.now) { run.report(index, event) }
+        }
+    }
+
+    /// One check at a time, on its own thread: the loop never waits for a probe.
+    func startCheck(_ run: inout WatchRun) throws {
+        guard let probing, !run.checking, run.connectivity?.shouldStart(at: run.now) == true else { return }
+        try events.startCheck(probing.checker)
+        run.checking = true
+        run.connectivity?.started(at: run.now)
+        statistics.checks += 1
+    }
+
+    /// Handles one input of a wait; the end of the watch when the input ends it.
+    func handle(_ input: WatchInput, _ run: inout WatchRun) throws -> WatchEnd? {
+        switch input {
+        case .readerGone:
+            return .readerGone
+        case .interrupted:
+            return run.interrupt()
+        case .kernelChanged(let drain):
+            statistics.drains += 1
+            statistics.datagrams += drain.datagrams
+            statistics.messages += drain.messages
+            if drain.overrun { statistics.overruns += 1 }
+            guard drain.sawChange else { return nil }
+            for index in targets.indices { run.schedules[index].requestRefresh() }
+            if run.pacer.changeSeen(at: events.now()) { try evaluateAll(&run, afterChange: true) }
+        case .servicesChanged:
+            if run.pacer.changeSeen(at: events.now()) { try evaluateAll(&run, afterChange: true) }
+        case .resolved(let answer, let name):
+            try resolved(answer, name: name, &run)
+        case .checked(let answer):
+            run.checking = false
+            // A probe that cannot run (no ICMP permission) ends the watch with its error.
+            let verdict = try answer.get()
+            forward(&run, 0, run.connectivity?.checkFinished(verdict, at: events.now()) ?? nil)
+            run.now = events.now().monotonic
+        }
+        return nil
+    }
+
+    /// A lookup answered: every target with that name that waited for it is evaluated.
+    func resolved(_ answer: ResolutionOutcome, name: String, _ run: inout WatchRun) throws {
+        run.now = events.now().monotonic
+        for index in targets.indices {
+            guard case .host(name, _) = targets[index], run.schedules[index].isInFlight else { continue }
+            run.outcomes[index] = answer
+            run.schedules[index].finished(at: run.now)
+            var instant: WatchInstant?
+            try evaluateAndObserve(&run, index, afterChange: false, instant: &instant)
+            if instant == nil { markEvaluated(&run) }
+        }
+    }
+
+    /// Evaluates every target. `afterChange`: a route or link change caused it (probes run again).
+    func evaluateAll(_ run: inout WatchRun, afterChange: Bool) throws {
+        var instant: WatchInstant?
+        for index in targets.indices { try evaluateAndObserve(&run, index, afterChange: afterChange, instant: &instant) }
+        if instant == nil { markEvaluated(&run) }
+    }
+
+    /// No report reached the pacer (a name not yet answered): it still learns that an
+    /// evaluation ran, and the change time it returns has no report to go with.
+    private func markEvaluated(_ run: inout WatchRun) {
+        _ = run.pacer.evaluated(at: events.now().monotonic)
+    }
+
+    func evaluateAndObserve(_ run: inout WatchRun, _ index: Int, afterChange: Bool, instant: inout WatchInstant?) throws {
+        let report: ReachabilityReport
+        switch targets[index] {
+        case .internet(let families):
+            report = try evaluator.evaluateInternet(families: families)
+        case .address(let address):
+            report = try evaluator.evaluate(address: address)
+        case .host(let name, _):
+            guard let outcome = run.outcomes[index] else { return }  // the first answer is still on its way
+            report = try evaluator.evaluate(host: name, outcome: outcome)
+        }
+        statistics.evaluations += 1
+        observe(&run, index, report, afterChange: afterChange, instant: &instant)
+    }
+
+    /// `instant`: the time of the round's change, taken from the pacer by its first evaluation.
+    func observe(_ run: inout WatchRun, _ index: Int, _ report: ReachabilityReport, afterChange: Bool, instant: inout WatchInstant?) {
+        // The time of a change is when its first message was seen, not when it was evaluated.
+        let at = instant ?? run.pacer.evaluated(at: events.now().monotonic) ?? events.now()
+        instant = at
+        var report = report
+        if let interface { report = report.restricted(toInterface: interface) }
+        guard var tracker = run.connectivity else { return forward(&run, index, (report, at)) }
+        let observed = tracker.evaluated(report, afterChange: afterChange, at: at)
+        run.connectivity = tracker
+        forward(&run, index, observed)
+    }
+
+    func forward(_ run: inout WatchRun, _ index: Int, _ observed: (report: ReachabilityReport, since: WatchInstant)?) {
+        guard let observed else { return }
+        for event in run.machines[index].observe(observed.report, at: observed.since) { run.report(index, event) }
     }
 }
 
