@@ -120,9 +120,11 @@ fuzz:
 SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -path '*/Fixtures/*') Package.swift
 
 # Then ShellCheck on every shell script and a syntax check of every Python file
-# (scripts/lint-scripts.sh), and last the layers (scripts/lint-layers.sh, after its own
-# test): only ReachSystem imports the C library, imports point down, and comments cite
-# only what the repository holds. The checkers come with `scripts/install-deps.sh test`.
+# (scripts/lint-scripts.sh), small pieces (scripts/lint-function-length.py: no function,
+# accessor or closure over 60 lines, no file of more than 12 types, known offenders in
+# scripts/lint-function-length.allow), and last the layers (scripts/lint-layers.sh, after
+# its own test): only ReachSystem imports the C library, imports point down, and comments
+# cite only what the repository holds. The checkers come with `scripts/install-deps.sh test`.
 lint:
 	@scripts/install-deps.sh test
 	mandoc -Tlint -Wwarning man/reach.1 man/reach-exporter.1
@@ -132,6 +134,8 @@ lint:
 	      length > 140 { print FILENAME ":" FNR ": " length " columns, more than 140"; bad = 1 } \
 	      END { exit bad }' $(SWIFT_FILES)
 	scripts/lint-scripts.sh
+	scripts/lint-function-length.py --self-test
+	scripts/lint-function-length.py
 	scripts/lint-layers-test.sh
 	scripts/lint-layers.sh
 

@@ -139,7 +139,17 @@ struct WatchOptions: Equatable {
             + TargetListOptions.commandLine { $1(&$0.targetList) } + PathOptions.commandLine { $1(&$0.path) }
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
 
-    func execute() throws -> ExitStatus {
+    /// What the command line asks, checked: the targets, the probes and the loop's configuration.
+    private struct Plan {
+        var targets: [WatchTarget]
+        var checker: ConnectivityChecker?
+        var probeEvery: TimeSpan
+        var condition: WaitCondition?
+        var configuration: WatchConfiguration
+        var resolveInterval: TimeSpan
+    }
+
+    private func plan() throws -> Plan {
         // No target: the internet; one: as today; several (or a list): one stream for all.
         let texts = targets.isEmpty && targetList.file == nil ? nil : try TargetList.gather(targets, from: targetList.file)
         let watchTargets = try texts.map { try $0.map(parsedTarget) } ?? [parsedTarget(nil)]
@@ -163,7 +173,15 @@ struct WatchOptions: Equatable {
                 throw UsageError("--textfile: '\(PrintableText.escaped(textfile))' is not a file path")
             }
         }
+        return Plan(
+            targets: watchTargets, checker: checker, probeEvery: probeEvery, condition: condition, configuration: configuration,
+            resolveInterval: interval)
+    }
 
+    func execute() throws -> ExitStatus {
+        let plan = try plan()
+        let checker = plan.checker
+        let condition = plan.condition
         var notification = try makeNotification()
 
         // Standard output's reader going away (`reach watch | head -1`) ends the watch.
@@ -174,8 +192,8 @@ struct WatchOptions: Equatable {
             receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize, services: linkFacts)
         linkFacts.subscribe()
         let loop = WatchLoop(
-            targets: watchTargets, any: targetList.any, configuration: configuration, resolveInterval: interval, interface: interface,
-            probing: checker.map { WatchProbing(checker: $0, interval: probeEvery) },
+            targets: plan.targets, any: targetList.any, configuration: plan.configuration, resolveInterval: plan.resolveInterval,
+            interface: interface, probing: checker.map { WatchProbing(checker: $0, interval: plan.probeEvery) },
             evaluator: try path.makeEvaluator(linkFacts: linkFacts), events: events)
         // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
         // effective but around socket()) for as long as the watch runs; the rest goes now.

@@ -10,7 +10,10 @@ import XCTest
 /// module above ReachSystem imports the C shims, tests included.
 final class KernelConstantsTests: XCTestCase {
     /// Each Swift literal, with the C expression it must equal.
-    private var literals: [(name: String, value: Int)] {
+    private var literals: [(name: String, value: Int)] { netlinkLiterals + linkLiterals }
+
+    /// Netlink's message flags and types, route types, flags and attributes.
+    private var netlinkLiterals: [(name: String, value: Int)] {
         [
             ("NLM_F_REQUEST", Int(NetlinkMessageFlags.request.rawValue)),
             ("NLM_F_MULTI", Int(NetlinkMessageFlags.multi.rawValue)),
@@ -53,6 +56,12 @@ final class KernelConstantsTests: XCTestCase {
             ("RTA_PREFSRC", Int(RouteAttribute.preferredSource)),
             ("RTA_TABLE", Int(RouteAttribute.table)),
             ("RTA_VIA", Int(RouteAttribute.via)),
+        ]
+    }
+
+    /// Link attributes and hardware types.
+    private var linkLiterals: [(name: String, value: Int)] {
+        [
             ("IFLA_IFNAME", Int(LinkAttribute.name)),
             ("IFLA_OPERSTATE", Int(LinkAttribute.operState)),
             ("IFLA_LINKINFO", Int(LinkAttribute.linkInfo)),

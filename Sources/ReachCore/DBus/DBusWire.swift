@@ -84,6 +84,7 @@ struct DBusReader {
         case .signature:
             let start = offset
             let text = try text(count: Int(try byte()))
+            // Parsed only to be checked: the value keeps the signature as its text.
             do { _ = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
             return .signature(text)
         case .variant:
@@ -96,18 +97,7 @@ struct DBusReader {
             }
             return .variant(try value(inner, depth: depth + 1))
         case .array(let element):
-            let length = Int(try uint32())
-            guard length <= Self.maximumArrayLength else { throw error("array of \(length) bytes, over 64 MiB") }
-            try align(element.alignment)
-            guard length <= limit - offset else { throw error("array of \(length) bytes runs past the end") }
-            let end = offset + length
-            let outer = limit
-            limit = end
-            defer { limit = outer }
-            var elements: [DBusValue] = []
-            // Every D-Bus type takes at least one byte, so this ends.
-            while offset < end { elements.append(try value(element, depth: depth + 1)) }
-            return .array(element, elements)
+            return .array(element, try elements(of: element, depth: depth))
         case .dictEntry(let keyType, let valueType):
             try align(8)
             let key = try value(keyType, depth: depth + 1)
@@ -118,6 +108,22 @@ struct DBusReader {
             for field in fields { values.append(try value(field, depth: depth + 1)) }
             return .structure(values)
         }
+    }
+
+    /// An array's elements: its byte length, then elements up to that length, never past it.
+    private mutating func elements(of element: DBusType, depth: Int) throws(ParseError) -> [DBusValue] {
+        let length = Int(try uint32())
+        guard length <= Self.maximumArrayLength else { throw error("array of \(length) bytes, over 64 MiB") }
+        try align(element.alignment)
+        guard length <= limit - offset else { throw error("array of \(length) bytes runs past the end") }
+        let end = offset + length
+        let outer = limit
+        limit = end
+        defer { limit = outer }
+        var elements: [DBusValue] = []
+        // Every D-Bus type takes at least one byte, so this ends.
+        while offset < end { elements.append(try value(element, depth: depth + 1)) }
+        return elements
     }
 }
 

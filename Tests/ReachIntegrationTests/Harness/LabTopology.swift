@@ -72,7 +72,17 @@ struct LabTopology {
         }
         try client.ip("route", "add", "198.51.100.128/25", "dev", "tun0")
         tunHolder = attachTun ? try lab.attachTun("tun0", in: client) : nil
+        try addRoutesOfEveryKind()
 
+        // The dead peer goes down last: v2 loses carrier, its routes stay (marked linkdown).
+        try dead.ip("link", "set", "d0", "down")
+        try client.waitFor(link: "v2", operstate: "DOWN") // a veth whose peer is down: NO-CARRIER, state DOWN
+
+        if defaultRoutes { try setDefaultRoutes(ipv4: true, ipv6: true) }
+    }
+
+    /// The client's reject routes, its policy rule and its multipath route.
+    private func addRoutesOfEveryKind() throws {
         for route in Self.rejectRoutes {
             try client.ip("route", "add", route.type, route.ipv4)
             try client.ip("-6", "route", "add", route.type, route.ipv6)
@@ -92,12 +102,6 @@ struct LabTopology {
                       "nexthop", "via", "198.18.2.1", "dev", "v2")
         try client.ip("-6", "route", "add", "2001:db8:20::/48", "nexthop", "via", "2001:db8::1", "dev", "v0",
                       "nexthop", "via", "2001:db8:2::1", "dev", "v2")
-
-        // The dead peer goes down last: v2 loses carrier, its routes stay (marked linkdown).
-        try dead.ip("link", "set", "d0", "down")
-        try client.waitFor(link: "v2", operstate: "DOWN") // a veth whose peer is down: NO-CARRIER, state DOWN
-
-        if defaultRoutes { try setDefaultRoutes(ipv4: true, ipv6: true) }
     }
 
     /// A target that never answers: the far end holds `address` and drops the echo requests
