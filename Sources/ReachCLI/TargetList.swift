@@ -1,3 +1,4 @@
+import ReachCore
 import ReachSystem
 
 /// The targets of one run: the operands, then the lines of `--targets-from FILE` (`-`:

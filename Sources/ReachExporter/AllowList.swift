@@ -26,7 +26,7 @@ public struct AllowList: Sendable, Equatable {
 
     public static func entry(_ text: String) throws(ParseError) -> Entry {
         if text == "*" { return .everything }
-        let shown = ExporterRouter.printable(text)
+        let shown = PrintableText.ascii(text)
         if text.dropFirst(text.hasPrefix("*.") ? 2 : 0).contains("*") {
             throw ParseError(description: "--allow: '\(shown)': '*' only alone or as *.suffix")
         }
@@ -70,7 +70,7 @@ public struct AllowList: Sendable, Equatable {
             default: continue
             }
         }
-        return "target \(ExporterRouter.printable(host)) is outside --allow"
+        return "target \(PrintableText.ascii(host)) is outside --allow"
     }
 
     static func contains(_ network: IPAddress, _ length: Int, _ address: IPAddress) -> Bool {

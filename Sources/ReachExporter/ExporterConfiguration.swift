@@ -1,3 +1,4 @@
+import ReachCore
 import Yams
 
 /// `--config FILE`: modules in blackbox_exporter's `blackbox.yml` form, read with Yams. Only
@@ -9,7 +10,7 @@ public enum ExporterConfiguration {
         public var description: String { message }
         /// One printable line, whatever the file's keys and values hold.
         init(_ line: Int?, _ message: String) {
-            let printable = ExporterRouter.printable(message)
+            let printable = PrintableText.ascii(message)
             self.message = line.map { "line \($0): \(printable)" } ?? printable
         }
     }

@@ -62,7 +62,7 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
 
     static func modules(at path: String?) throws(Failure) -> [ExporterModule] {
         guard let path else { return ExporterModule.defaults }
-        let shown = ExporterRouter.printable(path)
+        let shown = PrintableText.ascii(path)
         switch FileContents.read(path, limit: limit) {
         case .failure(let errno):
             throw Failure(description: "\(shown): \(errno)")

@@ -124,5 +124,5 @@ public struct ExporterOptions: Equatable, Sendable {
         return number
     }
 
-    static func printable(_ text: String) -> String { ExporterRouter.printable(text) }
+    static func printable(_ text: String) -> String { PrintableText.ascii(text) }
 }

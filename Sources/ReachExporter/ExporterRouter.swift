@@ -1,3 +1,5 @@
+import ReachCore
+
 /// What to do with one HTTP request, decided from its method, request target and the
 /// scrape-timeout header alone (no sockets): blackbox_exporter's `/probe` handler
 /// (`prober/handler.go`), reach's refusals, and `/metrics`.
@@ -40,7 +42,7 @@ public struct ExporterRouter: Sendable {
         // (blackbox_exporter main.go): a liveness check, and a reload as SIGHUP does.
         case "/-/healthy":
             guard method == "GET" || method == "HEAD" else {
-                return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")
+                return .reply(status: 405, text: "Method \(PrintableText.ascii(method)) not allowed")
             }
             return .reply(status: 200, text: "Healthy")
         case "/-/reload":
@@ -48,29 +50,29 @@ public struct ExporterRouter: Sendable {
             return .reload
         case "/metrics", "/probe", "/":
             guard method == "GET" || method == "HEAD" else {
-                return .reply(status: 405, text: "Method \(Self.printable(method)) not allowed")
+                return .reply(status: 405, text: "Method \(PrintableText.ascii(method)) not allowed")
             }
         default:
-            return .reply(status: 404, text: "Not found: \(Self.printable(path))")
+            return .reply(status: 404, text: "Not found: \(PrintableText.ascii(path))")
         }
         if path == "/" { return .reply(status: 200, text: "reach-exporter: /probe?target=...&module=... and /metrics") }
         if path == "/metrics" { return .metrics }
         guard let parameters = Self.parameters(query) else { return .reply(status: 400, text: "Malformed query string") }
         let moduleName = parameters.last { $0.0 == "module" }?.1 ?? "http_2xx"
         guard let module = modules.first(where: { $0.name == moduleName }) else {
-            return .reply(status: 400, text: "Unknown module \"\(Self.printable(moduleName))\"")
+            return .reply(status: 400, text: "Unknown module \"\(PrintableText.ascii(moduleName))\"")
         }
         let targetText = parameters.last { $0.0 == "target" }?.1 ?? ""
         let target: ProbeTarget
         do {
             target = try ProbeTarget.parse(targetText, for: module.prober)
         } catch {
-            return .reply(status: 400, text: Self.printable(error.description))
+            return .reply(status: 400, text: PrintableText.ascii(error.description))
         }
         if let refusal = allow.refusal(of: target.host) { return .reply(status: 403, text: refusal) }
         let requested = parameters.last { $0.0 == "timeout" }?.1 ?? scrapeTimeout
         guard let timeout = Self.timeout(requested: requested, module: module) else {
-            return .reply(status: 400, text: "Failed to parse timeout: '\(Self.printable(requested ?? ""))'")
+            return .reply(status: 400, text: "Failed to parse timeout: '\(PrintableText.ascii(requested ?? ""))'")
         }
         return .probe(ProbeRequest(module: module, target: target, timeoutSeconds: timeout))
     }
@@ -129,11 +131,5 @@ public struct ExporterRouter: Sendable {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
-    }
-
-    /// At most 200 printable ASCII characters of a caller's text, for a one-line reason.
-    public static func printable(_ text: String) -> String {
-        let cleaned = String(String.UnicodeScalarView(text.unicodeScalars.map { ($0.value >= 0x20 && $0.value < 0x7F) ? $0 : "?" }))
-        return cleaned.count > 200 ? String(cleaned.prefix(200)) + "..." : cleaned
     }
 }

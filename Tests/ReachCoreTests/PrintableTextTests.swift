@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ReachCLI
+@testable import ReachCore
 
 final class PrintableTextTests: XCTestCase {
     func testEscapesControlCharactersUnambiguously() {
@@ -15,5 +15,12 @@ final class PrintableTextTests: XCTestCase {
         let long = String(repeating: "a", count: 81)
         XCTAssertEqual(PrintableText.escaped(long), String(repeating: "a", count: 80) + "...")
         XCTAssertEqual(PrintableText.escaped(String(repeating: "a", count: 80)), String(repeating: "a", count: 80))
+    }
+
+    func testTheASCIIFormReplacesAllButPrintableASCII() {
+        XCTAssertEqual(PrintableText.ascii("GET /caf\u{e9}\r\n\u{7f}x"), "GET /caf????x")
+        XCTAssertEqual(PrintableText.ascii("\u{1F600}"), "?", "one character, one question mark")
+        XCTAssertEqual(PrintableText.ascii(String(repeating: "b", count: 200)), String(repeating: "b", count: 200))
+        XCTAssertEqual(PrintableText.ascii(String(repeating: "b", count: 201)), String(repeating: "b", count: 200) + "...")
     }
 }
