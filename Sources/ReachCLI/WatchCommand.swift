@@ -236,6 +236,7 @@ struct WatchOptions: Equatable {
     private func parsedTarget(_ target: String?) throws -> WatchTarget {
         guard let target else { return .internet(families: path.families) }
         // Anything with ':' or '%' can only be an address literal: say what is wrong with it.
+        // Otherwise a text that does not parse as an address is a host name, checked as one below.
         if target.contains(":") || target.contains("%") || (try? IPAddress.parse(target)) != nil {
             let address = try TargetArgument.address(target)
             try path.check(address, written: target)  // as `reach addr`

@@ -10,6 +10,7 @@ public enum CurrentProcess {
     /// (prctl(2) PR_SET_TIMERSLACK; the default slack is 50 us): a run paced at one probe a
     /// millisecond over thousands of targets would otherwise lose the slack at every send.
     public static func tightenTimerSlack() {
+        // A kernel without PR_SET_TIMERSLACK leaves the default slack: waits 50 us later, nothing worse.
         _ = System.setTimerSlack(nanoseconds: 1000)
     }
 
@@ -21,6 +22,7 @@ public enum CurrentProcess {
     /// allocate at once arenas of their own, up to 8 per core, and each keeps what was freed
     /// in it: a pool of probe threads would hold that much more memory for nothing.
     public static func limitMallocArenas(_ count: Int32) {
+        // mallopt(3) returns 0 only for an unknown parameter or value: glibc's defaults then stay.
         _ = mallopt(M_ARENA_MAX, count)
     }
 

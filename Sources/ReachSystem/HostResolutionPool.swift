@@ -108,6 +108,7 @@ public final class HostResolutionPool: @unchecked Sendable {
             for _ in 0..<replace { try startThread() }
             let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: Int32(max(1, wait)))
             if ready.contains(.readable) {
+                // Only a wake-up: the slots say what finished, and a failed read leaves the pipe readable for the next turn.
                 _ = drain.withUnsafeMutableBytes { System.read(readDescriptor, into: $0) }
             }
         }

@@ -59,6 +59,7 @@ public final class NetlinkSocket {
     /// then SO_RCVBUF. A multicast listener with room for a burst loses nothing.
     public func setReceiveBuffer(size: Int32) {
         if (try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUFFORCE, size)) == nil {
+            // Without either, the default buffer: a burst can overrun it, which the drain takes as a change (read afresh).
             try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUF, size)
         }
     }

@@ -33,6 +33,7 @@ public final class OutputChannel {
         var entries = (pollfd(fd: 0, events: 0, revents: 0), pollfd(fd: 1, events: 0, revents: 0), pollfd(fd: 2, events: 0, revents: 0))
         let ready = withUnsafeMutableBytes(of: &entries) {
             let set = UnsafeMutableBufferPointer(start: $0.baseAddress!.assumingMemoryBound(to: pollfd.self), count: 3)
+            // A poll that fails here (ENOMEM) leaves the three descriptors as they are, as when all are open.
             return try? System.poll(set, timeoutMilliseconds: 0)
         }
         guard let ready, ready > 0 else { return }
@@ -40,6 +41,7 @@ public final class OutputChannel {
             // The lowest free number: this one.
             guard case .success(let opened) = System.open("/dev/null", O_RDONLY, closeOnExec: false) else { continue }
             if opened != entry.fd {
+                // A dup2(2) that fails leaves the number closed, as it was: nothing worse than before.
                 _ = System.duplicate(opened, onto: entry.fd)
                 System.close(opened)
             }

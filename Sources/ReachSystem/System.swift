@@ -132,6 +132,7 @@ enum System {
     }
 
     /// Writes one byte, from a signal handler too: nothing here allocates or takes a lock.
+    /// A write that fails finds the pipe full (EAGAIN): a wake-up is already pending.
     static func writeByte(_ fd: Int32, _ byte: UInt8) {
         var value = byte
         _ = retryingInterrupts { Glibc.write(fd, &value, 1) }
@@ -154,6 +155,7 @@ enum System {
         retryingInterrupts { Glibc.rename(from, to) }
     }
 
+    /// Removes a temporary file after a failure that is reported: a file already gone is no second error.
     static func unlink(_ path: String) {
         _ = retryingInterrupts { Glibc.unlink(path) }
     }
@@ -179,13 +181,15 @@ enum System {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var count = 0
+        // readdir(3) returns NULL at the end and on an error; only errno tells them apart.
+        errno = 0
         while let entry = readdir(directory) {
             let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
                 name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
             }
             if !isDot { count += 1 }
         }
-        return count
+        return errno == 0 ? count : nil
     }
 
     static func duplicate(_ fd: Int32, onto target: Int32) -> Result<Int32, Errno> {
@@ -236,6 +240,7 @@ enum System {
     }
 
     /// Sets a signal's disposition (signal(2)): a handler, or SIG_IGN.
+    /// signal(2) fails only for an invalid signal number (EINVAL), which the callers' constants are not.
     static func setSignalHandler(_ signalNumber: Int32, _ handler: __sighandler_t?) {
         _ = signal(signalNumber, handler)
     }

@@ -43,6 +43,8 @@ public enum TextFile {
             throw SystemCallError("rename \(temporary) to \(path)", errno)
         }
         if case .success(let directoryFD) = System.open(directory, O_RDONLY | O_DIRECTORY) {
+            // The rename is done and the file whole; a directory that cannot be synced (some
+            // file systems refuse fsync(2) on one) only leaves the rename's durability to the kernel.
             _ = System.fsync(directoryFD)
             System.close(directoryFD)
         }

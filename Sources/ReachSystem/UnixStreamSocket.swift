@@ -47,6 +47,7 @@ public final class UnixStreamSocket {
             case .success(let count): sent += count
             case .failure(.wouldBlock):
                 let left = deadline - now()
+                // A poll that fails is a send that failed: the caller drops the connection.
                 guard left > 0, let events = try? Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: Int32(left)),
                       events.contains(.writable) else { return false }
             case .failure: return false

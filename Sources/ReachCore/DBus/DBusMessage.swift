@@ -166,7 +166,7 @@ struct DBusMessage: Hashable, Sendable {
             case .signature?:
                 guard case .signature(let text) = try expect(.signature) else { break }
                 signature = text
-            case .unixFDs?: _ = try expect(.uint32)
+            case .unixFDs?: _ = try expect(.uint32)  // checked and skipped: reach passes no descriptors
             case nil: break  // unknown fields are ignored, as the specification asks
             }
         }

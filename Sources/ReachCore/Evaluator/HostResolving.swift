@@ -18,6 +18,7 @@ extension HostResolving {
     /// interface looked up), else what `name` resolves to. `ping`, the probes and `Pinger`
     /// take the first address, as iputils ping does.
     public func addresses(of host: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
+        // Not an address literal (or one whose zone is unknown): then it is a name, and the resolver says why not.
         if let literal = try? IPAddress.parse(host).resolvingZone() { return .resolved([literal]) }
         return try resolve(host, family: family, timeoutMilliseconds: timeoutMilliseconds)
     }

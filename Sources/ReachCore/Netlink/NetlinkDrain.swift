@@ -38,6 +38,7 @@ public struct NetlinkDrain: Hashable, Sendable {
                 continue
             }
             drain.datagrams += 1
+            // A datagram that does not parse still counts as one message, so a change: the evaluation that follows reads the state afresh.
             let messages = (try? NetlinkMessage.parseAll(datagram)) ?? []
             drain.messages += max(1, messages.filter { $0.type != .done && $0.type != .noop }.count)
         }

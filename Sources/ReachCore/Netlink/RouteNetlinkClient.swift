@@ -122,6 +122,7 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
         while true {
             let datagrams = try transport.receiveBatch(waiting: false)
             if datagrams.isEmpty { return }
+            // Late answers only fill `results`; whether a batch was complete matters only while waiting.
             for datagram in datagrams { _ = try take(datagram, first, pending, into: &results) }
         }
     }

@@ -80,7 +80,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     /// Connects and subscribes to the signals that can change the facts (watch).
     public func subscribe() {
         subscribed = true
-        _ = connect()
+        _ = connect()  // no bus: the facts stay unknown, and the next question tries again
         deadline = nil  // the patience is for the first question's answers, whenever it comes
     }
 
@@ -167,6 +167,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
             DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
                              member: "AddMatch", body: [.string(rule)], flags: .noReplyExpected)
         } : []
+        // A bus that refuses us is no bus: the facts stay unknown, and the next question tries again.
         guard (try? made.start(userID: userID(), calls: matches, timeoutMilliseconds: remaining())) != nil else { return false }
         connection = made
         return true
@@ -193,7 +194,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     /// Missing answers mean a silent service: give up for this round.
     private func wait(for serials: [UInt32]) -> [UInt32: DBusMessage]? {
         guard let connection else { return nil }
-        _ = remaining()
+        _ = remaining()  // sets the round's deadline when none is set yet
         do {
             let answers = try connection.replies(to: serials, deadline: deadline!)
             if answers.count < serials.count { gaveUp = true }
