@@ -5,30 +5,28 @@ SWIFT ?= swift
 RELEASE_FLAGS = -c release --static-swift-stdlib
 BIN = .build/release/reach
 # libstdc++, which the Swift runtime uses, is linked statically as well when its archive
-# is installed: loading libstdc++.so costs about 1.7 ms at every start (its symbol
-# relocations), what a reach ping flood spends on 200 echoes. The linker reaches the
-# archive through a linker script named libstdc++.so, in a directory it searches first.
+# is installed: loading libstdc++.so costs its symbol relocations at every start. The linker
+# reaches the archive through a linker script named libstdc++.so, in a directory it searches
+# first. Why each flag below, with its figures: docs/PERFORMANCE-NOTES.md, "Footprint".
 STATIC_CXX := $(wildcard $(shell $(CC) -print-file-name=libstdc++.a 2>/dev/null))
 STATIC_CXX_SCRIPT = $(if $(STATIC_CXX),.build/static-libstdc++/libstdc++.so)
 RELEASE_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
 # libgcc too: libgcc_s.so's constructor probes the CPU with cpuid, which traps to the
-# hypervisor on a virtual machine (0.6 ms of a 2.9 ms `reach ping -c 1` on ours).
+# hypervisor on a virtual machine.
 RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # Linked by lld (the toolchain's), for two things gold lacks. Relative relocations packed
-# as RELR (glibc 2.36): 39,000 of them took 940 KB of .rela.dyn, which the dynamic loader
-# reads whole at every start. And a symbol ordering file: the functions a short run
-# executes laid out together, so that the kernel's 64 KiB fault-around maps a few windows
-# of .text instead of 80 (scripts/link-order.sh; docs/PERFORMANCE-NOTES.md, "Footprint").
+# as RELR (glibc 2.36): as .rela.dyn entries the dynamic loader reads them all at every
+# start. And a symbol ordering file: the functions a short run executes laid out together,
+# so that the kernel's fault-around maps a few windows of .text, not most of it
+# (scripts/link-order.sh).
 LINK_ORDER = scripts/link-order.txt
-# Whole-program LTO of reach's modules and swift-argument-parser (the prebuilt standard
-# library is not bitcode): 2,080 user-space instructions a flood echo instead of 2,360,
-# 0.14 MB less code, and 0.3 MiB less resident at start-up with its own link order.
+# Whole-program LTO of reach's modules and its packages (the prebuilt standard library is
+# not bitcode): fewer instructions a flood echo, less code, less resident at start-up.
 RELEASE_FLAGS += --experimental-lto-mode=full
 RELEASE_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering
 # Data symbols (metadata, descriptors) out of the dynamic symbol table, which the runtime's
-# start-up dladdr walks whole: 1,471 fewer entries, about 40 K instructions a start
-# (scripts/dynamic-symbols.map says which and why; docs/PERFORMANCE-NOTES.md, "Footprint").
+# start-up dladdr walks whole (scripts/dynamic-symbols.map says which and why).
 DYNAMIC_SYMBOLS = -Xlinker --version-script=$(CURDIR)/scripts/dynamic-symbols.map
 RELEASE_FLAGS += $(DYNAMIC_SYMBOLS)
 STRIP ?= strip
@@ -139,8 +137,8 @@ lint:
 	scripts/lint-layers-test.sh
 	scripts/lint-layers.sh
 
-# The binary is installed stripped (debug information and the static symbol table: 28 MB
-# to 16 MB); its dynamic symbols stay, so a crash's backtrace still names functions.
+# The binary is installed stripped (debug information and the static symbol table, more
+# than half its size); its dynamic symbols stay, so a crash's backtrace still names functions.
 # install-caps comes after: strip rewrites the file, which would drop the capability.
 install: build build-exporter
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

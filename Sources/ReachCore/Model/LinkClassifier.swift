@@ -6,7 +6,7 @@ public struct LinkClassifier: Sendable {
     public init(sysfs: SysfsNetDirectory = SysfsNetDirectory()) { self.sysfs = sysfs }
 
     // Arrays, not sets: building the first Set<String> costs a protocol-conformance scan at
-    // start-up (220 K instructions each), far more than comparing a dozen short strings.
+    // start-up, far more than comparing a dozen short strings (docs/PERFORMANCE-NOTES.md).
     static let vpnKinds: [String] = ["wireguard", "ipip", "gre", "ip6gre", "sit", "ip6tnl", "vti", "vti6", "xfrm", "ppp"]
     static let virtualKinds: [String] = [
         "veth", "macvlan", "macvtap", "ipvlan", "ipvtap", "vxlan", "geneve", "vlan", "bond", "team",
