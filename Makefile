@@ -110,6 +110,7 @@ soak: build
 fuzz:
 	scripts/fuzz.sh
 
+# The README stays the user's first page: at most 450 lines, details in the man pages.
 # swift format's rules (naming, shorthand types, semicolons...) with the settings in
 # .swift-format. Its whitespace check is off (--debug-disable-pretty-print): the code
 # aligns end-of-line comments and wraps arguments its own way, and reformatting every
@@ -126,6 +127,7 @@ SWIFT_FILES = $(shell find Sources Tests Benchmarks Fuzz -name '*.swift' -not -p
 lint:
 	@scripts/install-deps.sh test
 	mandoc -Tlint -Wwarning man/reach.1 man/reach-exporter.1
+	@lines=$$(wc -l < README.md); test "$$lines" -le 450 || { echo "README.md: $$lines lines, more than 450: details go to the man pages"; exit 1; }
 	$(SWIFT) format lint --strict --debug-disable-pretty-print --recursive Sources Tests Benchmarks Fuzz Package.swift
 	@awk '/\t/ { print FILENAME ":" FNR ": tab"; bad = 1 } \
 	      / +$$/ { print FILENAME ":" FNR ": trailing blanks"; bad = 1 } \
