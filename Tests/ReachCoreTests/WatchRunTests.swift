@@ -182,4 +182,34 @@ final class WatchRunTests: XCTestCase {
         XCTAssertEqual(events.checks, 1)
         XCTAssertTrue(state.checking)
     }
+
+    func testAdvanceReportsAChangeOnceItHasSettled() {
+        let watch = loop([.address(address("198.51.100.1"))], ScriptedWatchEvents([]))
+        var state = WatchRun(
+            targets: 1, any: false, configuration: WatchConfiguration(settle: .milliseconds(300)), resolveInterval: .milliseconds(60_000),
+            patience: .milliseconds(5_000), holdoff: .milliseconds(5), probing: nil, now: .ms(1_000))
+        let wall = RealtimeInstant(nanoseconds: 0)
+        _ = state.machines[0].observe(F.up, at: WatchInstant(monotonic: .ms(1_000), wall: wall))
+        _ = state.machines[0].observe(F.noCarrier, at: WatchInstant(monotonic: .ms(1_100), wall: wall))
+        state.now = .ms(1_399)
+        watch.advance(&state)
+        XCTAssertEqual(state.lines.take(), [], "held for --settle")
+        state.now = .ms(1_400)
+        watch.advance(&state)
+        XCTAssertEqual(state.lines.take().map(\.current), [F.noCarrier])
+    }
+
+    func testAnAnswerIsTakenOnlyByTheTargetsThatAskedForIt() throws {
+        let events = ScriptedWatchEvents([])
+        let watch = loop([.host("db.test", family: nil), .host("other.test", family: nil)], events)
+        var state = run(targets: 2)
+        try watch.startLookups(&state)
+        try watch.resolved(.resolved([address("198.51.100.1")]), name: "db.test", &state)
+        XCTAssertNotNil(state.outcomes[0])
+        XCTAssertNil(state.outcomes[1], "another name's lookup still runs")
+        XCTAssertTrue(state.schedules[1].isInFlight)
+        XCTAssertEqual(state.lines.take().map(\.current.isReachable), [true])
+        try watch.resolved(.resolved([address("198.51.100.1")]), name: "db.test", &state)
+        XCTAssertEqual(watch.statistics.evaluations, 1, "a late answer to a finished lookup is dropped")
+    }
 }
