@@ -191,4 +191,42 @@ struct JSONWriter {
         separate()
         bytes += value.serialized().utf8
     }
+
+    /// Bytes `recording` gave, copied as they were, and the state they left.
+    fileprivate mutating func append(recorded: JSONRecording) {
+        bytes += recorded.bytes
+        needsComma = recorded.needsCommaAfter
+    }
+
+    /// What `write` writes, and the writer's state before and after it.
+    fileprivate mutating func recording(_ write: (inout JSONWriter) -> Void) -> JSONRecording {
+        let (start, before) = (bytes.count, needsComma)
+        write(&self)
+        return JSONRecording(bytes: Array(bytes[start...]), needsCommaBefore: before, needsCommaAfter: needsComma)
+    }
+
+    fileprivate var needsCommaNow: Bool { needsComma }
+}
+
+/// Bytes a writer wrote, with whether a comma was due before and after them.
+private struct JSONRecording {
+    var bytes: [UInt8]
+    var needsCommaBefore: Bool
+    var needsCommaAfter: Bool
+}
+
+/// What was written last for a key, kept to be copied when the next key is equal: a list's
+/// reports mostly differ from their neighbours only in their addresses, and writing the rest
+/// member by member was most of what --json cost beside text (perf). A copy is taken only
+/// where the writer stands as it stood when the bytes were written (a comma due or not).
+struct JSONMemo<Key: Equatable> {
+    private var last: (key: Key, recording: JSONRecording)?
+
+    /// What `write` writes for `key`, or a copy of what it wrote for an equal key last time.
+    mutating func write(_ key: Key, to writer: inout JSONWriter, by write: (inout JSONWriter) -> Void) {
+        if let last, last.recording.needsCommaBefore == writer.needsCommaNow, last.key == key {
+            return writer.append(recorded: last.recording)
+        }
+        last = (key, writer.recording(write))
+    }
 }

@@ -152,37 +152,68 @@ struct ReportRenderer {
 
     func json(_ report: ReachabilityReport, command: String) -> JSONValue {
         var writer = JSONWriter()
-        write(report, command: command, to: &writer)
+        var repeated = RepeatedJSON()
+        write(report, command: command, to: &writer, repeated: &repeated)
         return .raw(writer.output)
     }
 
+    /// What a report's JSON shares with the report before it in a list, copied when equal.
+    struct RepeatedJSON {
+        /// `{"schema":1,"command":"addr","target":`
+        var opening = JSONMemo<String>()
+        /// `"reachable":...` to `"paths":[`
+        var verdict = JSONMemo<Verdict>()
+        /// A path's members from `"family"` to `"underlying_link"`.
+        var route = JSONMemo<Route>()
+    }
+
+    struct Verdict: Equatable {
+        var reachable: Bool
+        var reason: UnreachableReason?
+        var resolutionFailure: String?
+    }
+
+    /// What a path's members from "family" to "underlying_link" are written from.
+    struct Route: Equatable {
+        var family: AddressFamily
+        var flags: ReachabilityFlags
+        var reason: UnreachableReason?
+        var link: LinkReport?
+        var underlyingLink: LinkReport?
+    }
+
     /// The report's document, written straight into `writer` (a list writes thousands).
-    func write(_ report: ReachabilityReport, command: String, to writer: inout JSONWriter) {
-        writer.beginObject()
-        writer.key("schema")
-        writer.int(jsonSchemaVersion)
-        writer.key("command")
-        writer.string(command)
-        writer.key("target")
+    func write(_ report: ReachabilityReport, command: String, to writer: inout JSONWriter, repeated: inout RepeatedJSON) {
+        repeated.opening.write(command, to: &writer) { writer in
+            writer.beginObject()
+            writer.key("schema")
+            writer.int(jsonSchemaVersion)
+            writer.key("command")
+            writer.string(command)
+            writer.key("target")
+        }
         switch report.subject {
         case .internet: writer.null()
         case .host(let name): writer.string(name)
         case .address(let address): writer.string(address)
         }
-        writer.key("reachable")
-        writer.bool(report.isReachable)
-        writer.key("reason")
-        writer.string(report.reason?.rawValue)
-        writer.key("resolver_error")
-        writer.string(report.resolutionFailure)
-        writer.key("paths")
-        writer.beginArray()
-        for path in report.paths { write(path, to: &writer) }
+        let verdict = Verdict(reachable: report.isReachable, reason: report.reason, resolutionFailure: report.resolutionFailure)
+        repeated.verdict.write(verdict, to: &writer) { writer in
+            writer.key("reachable")
+            writer.bool(verdict.reachable)
+            writer.key("reason")
+            writer.string(verdict.reason?.rawValue)
+            writer.key("resolver_error")
+            writer.string(verdict.resolutionFailure)
+            writer.key("paths")
+            writer.beginArray()
+        }
+        for path in report.paths { write(path, to: &writer, repeated: &repeated) }
         writer.endArray()
         writer.key("connectivity")
         writer.string(report.connectivity?.state.rawValue)
         writer.key("probes")
-        writer.value(report.connectivity.map { .array($0.probes.map(json)) } ?? .null)
+        if let connectivity = report.connectivity { writer.value(.array(connectivity.probes.map(json))) } else { writer.null() }
         writer.endObject()
     }
 
@@ -198,7 +229,23 @@ struct ReportRenderer {
         ])
     }
 
-    func write(_ path: PathReport, to writer: inout JSONWriter) {
+    func write(_ path: PathReport, to writer: inout JSONWriter, repeated: inout RepeatedJSON) {
+        writer.beginObject()
+        writer.key("address")
+        writer.string(path.destination)
+        let route = Route(family: path.family, flags: path.flags, reason: path.reason, link: path.link, underlyingLink: path.underlyingLink)
+        repeated.route.write(route, to: &writer) { write(route, to: &$0) }
+        writer.key("gateway")
+        writer.string(path.gateway)
+        writer.key("source")
+        writer.string(path.source)
+        writer.key("expensive")
+        writer.bool(path.expensive)
+        writer.endObject()
+    }
+
+    /// A path's members from "family" to "underlying_link".
+    private func write(_ route: Route, to writer: inout JSONWriter) {
         func write(_ link: LinkReport?) {
             guard let link else { return writer.null() }
             writer.beginObject()
@@ -211,12 +258,11 @@ struct ReportRenderer {
             writer.key("operstate")
             writer.string(link.operState.description)
             writer.key("cellular")
-            writer.value(json(link.cellular))
+            if let cellular = link.cellular { writer.value(json(cellular)) } else { writer.null() }
             writer.endObject()
         }
-        func json(_ cellular: CellularFacts?) -> JSONValue {
-            guard let cellular else { return .null }
-            return .object([
+        func json(_ cellular: CellularFacts) -> JSONValue {
+            .object([
                 ("generation", .optional(cellular.generation?.name)),
                 ("technologies", cellular.technologies.map { .array($0.members.map { .string($0.nick) }) } ?? .null),
                 ("operator", .optional(cellular.operatorName)),
@@ -226,31 +272,21 @@ struct ReportRenderer {
                 ("modem_state", .optional(cellular.modemState?.name)),
             ])
         }
-        writer.beginObject()
-        writer.key("address")
-        writer.string(path.destination)
         writer.key("family")
-        writer.string(path.family.rawValue)
+        writer.string(route.family.rawValue)
         writer.key("reachable")
-        writer.bool(path.isReachable)
+        writer.bool(route.reason == nil)
         writer.key("flags")
         writer.beginArray()
-        for name in path.flags.names { writer.string(name) }
+        for name in route.flags.names { writer.string(name) }
         writer.endArray()
         writer.key("flag_string")
-        writer.string(path.flags.flagString)
+        writer.string(route.flags.flagString)
         writer.key("reason")
-        writer.string(path.reason?.rawValue)
+        writer.string(route.reason?.rawValue)
         writer.key("link")
-        write(path.link)
+        write(route.link)
         writer.key("underlying_link")
-        write(path.underlyingLink)
-        writer.key("gateway")
-        writer.string(path.gateway)
-        writer.key("source")
-        writer.string(path.source)
-        writer.key("expensive")
-        writer.bool(path.expensive)
-        writer.endObject()
+        write(route.underlyingLink)
     }
 }

@@ -16,6 +16,8 @@ struct ReportStream {
     private var started = false
     /// The targets' statuses so far, each once.
     private var seen: [ExitStatus] = []
+    /// What the next report's JSON may copy from the reports before it.
+    private var repeated = ReportRenderer.RepeatedJSON()
 
     init(output: OutputOptions, command: String, any: Bool) {
         self.output = output
@@ -37,7 +39,7 @@ struct ReportStream {
             if !seen.contains(status) { seen.append(status) }
             guard !output.quiet else { continue }
             if output.json {
-                renderer.write(report, command: command, to: &writer)
+                renderer.write(report, command: command, to: &writer, repeated: &repeated)
             } else {
                 renderer.write(text: report, to: &writer.bytes)
             }

@@ -44,9 +44,9 @@ enum TargetList {
                 throw UsageError("--targets-from \(name): \(errno)")
             case .success(let bytes):
                 let found = try lines(bytes, source: name, room: room - min(room, operands.count))
-                if found.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
-                collected.texts += found.map(\.text)
-                collected.lineNumbers = found.map(\.line)
+                if found.texts.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
+                collected.texts += found.texts
+                collected.lineNumbers = found.lineNumbers
             }
         }
         guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
@@ -77,13 +77,18 @@ enum TargetList {
     }
 
     /// The targets in a file's bytes with their line numbers, at most `room` of them.
-    static func lines(_ bytes: [UInt8], source: String, room: Int) throws -> [(text: String, line: Int)] {
-        var targets: [(text: String, line: Int)] = []
+    static func lines(_ bytes: [UInt8], source: String, room: Int) throws -> (texts: [String], lineNumbers: [Int]) {
+        var targets: (texts: [String], lineNumbers: [Int]) = ([], [])
         var lineNumber = 0
-        for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+        var start = bytes.startIndex
+        // Line by line in place: split() first made an array of every line, 32 bytes a line
+        // more at the peak of a long list (and a pass more).
+        while start <= bytes.endIndex {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+            defer { start = end + 1 }
             lineNumber += 1
             // Up to a comment, without the blanks around it (and a CRLF file's CR).
-            var text = line[...]
+            var text = bytes[start..<end]
             if let hash = text.firstIndex(of: UInt8(ascii: "#")) { text = text[..<hash] }
             while let first = text.first, isBlank(first) { text = text.dropFirst() }
             while let last = text.last, isBlank(last) { text = text.dropLast() }
@@ -94,8 +99,9 @@ enum TargetList {
             guard !text.contains(where: isBlank) else {
                 throw UsageError("--targets-from \(source): line \(lineNumber): one target a line: '\(PrintableText.escaped(target))'")
             }
-            guard targets.count < room else { throw UsageError("--targets-from \(source): more than \(maximumTargets) targets") }
-            targets.append((target, lineNumber))
+            guard targets.texts.count < room else { throw UsageError("--targets-from \(source): more than \(maximumTargets) targets") }
+            targets.texts.append(target)
+            targets.lineNumbers.append(lineNumber)
         }
         return targets
     }

@@ -31,12 +31,22 @@ extension AddressConversion {
     }
 
     /// The same text appended to UTF-8 bytes (a list's output is written as bytes).
+    /// Written into a buffer on the stack, then appended at once: appended digit by digit,
+    /// each append checked the array's uniqueness and capacity anew (perf).
     static func appendDottedQuad(_ bytes: [UInt8], to text: inout [UInt8]) {
-        for (index, byte) in bytes.enumerated() {
-            if index > 0 { text.append(UInt8(ascii: ".")) }
-            if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
-            if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
-            text.append(UInt8(ascii: "0") + byte % 10)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 15) { buffer in
+            var count = 0
+            func put(_ digit: UInt8) {
+                buffer[count] = digit
+                count += 1
+            }
+            for (index, byte) in bytes.prefix(4).enumerated() {
+                if index > 0 { put(UInt8(ascii: ".")) }
+                if byte >= 100 { put(UInt8(ascii: "0") + byte / 100) }
+                if byte >= 10 { put(UInt8(ascii: "0") + byte / 10 % 10) }
+                put(UInt8(ascii: "0") + byte % 10)
+            }
+            text += buffer[..<count]
         }
     }
 }

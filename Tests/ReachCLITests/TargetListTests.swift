@@ -6,7 +6,7 @@ import XCTest
 /// fault a usage error that names the line.
 final class TargetListTests: XCTestCase {
     private func lines(_ text: [UInt8], room: Int = TargetList.maximumTargets) throws -> [String] {
-        try TargetList.lines(text, source: "list", room: room).map(\.text)
+        try TargetList.lines(text, source: "list", room: room).texts
     }
 
     func testCommentsBlanksAndLineEndings() throws {
