@@ -19,7 +19,7 @@ public struct ExporterProber: Sendable {
 
     public func probe(_ request: ExporterRouter.ProbeRequest) throws -> ProbeMeasurement {
         let start = MonotonicInstant.now()
-        let deadline = start + .milliseconds(max(1, Int64(request.timeoutSeconds * 1000)))
+        let deadline = start + max(.milliseconds(1), request.timeout)
         var measurement: ProbeMeasurement
         switch request.module.prober {
         case .icmp: measurement = ProbeMeasurement(detail: .icmp(.init()))
