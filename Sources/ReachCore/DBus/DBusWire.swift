@@ -86,28 +86,8 @@ struct DBusReader {
             let text = try text(count: Int(try byte()))
             do { _ = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
             return .signature(text)
-        case .variant:
-            let start = offset
-            let text = try text(count: Int(try byte()))
-            let types: [DBusType]
-            do { types = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
-            guard types.count == 1, let inner = types.first else {
-                throw ParseError(offset: start, "variant signature '\(text)' is not one type")
-            }
-            return .variant(try value(inner, depth: depth + 1))
-        case .array(let element):
-            let length = Int(try uint32())
-            guard length <= Self.maximumArrayLength else { throw error("array of \(length) bytes, over 64 MiB") }
-            try align(element.alignment)
-            guard length <= limit - offset else { throw error("array of \(length) bytes runs past the end") }
-            let end = offset + length
-            let outer = limit
-            limit = end
-            defer { limit = outer }
-            var elements: [DBusValue] = []
-            // Every D-Bus type takes at least one byte, so this ends.
-            while offset < end { elements.append(try value(element, depth: depth + 1)) }
-            return .array(element, elements)
+        case .variant: return try variant(depth: depth)
+        case .array(let element): return try array(of: element, depth: depth)
         case .dictEntry(let keyType, let valueType):
             try align(8)
             let key = try value(keyType, depth: depth + 1)
@@ -118,6 +98,32 @@ struct DBusReader {
             for field in fields { values.append(try value(field, depth: depth + 1)) }
             return .structure(values)
         }
+    }
+
+    private mutating func variant(depth: Int) throws(ParseError) -> DBusValue {
+        let start = offset
+        let text = try text(count: Int(try byte()))
+        let types: [DBusType]
+        do { types = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
+        guard types.count == 1, let inner = types.first else {
+            throw ParseError(offset: start, "variant signature '\(text)' is not one type")
+        }
+        return .variant(try value(inner, depth: depth + 1))
+    }
+
+    private mutating func array(of element: DBusType, depth: Int) throws(ParseError) -> DBusValue {
+        let length = Int(try uint32())
+        guard length <= Self.maximumArrayLength else { throw error("array of \(length) bytes, over 64 MiB") }
+        try align(element.alignment)
+        guard length <= limit - offset else { throw error("array of \(length) bytes runs past the end") }
+        let end = offset + length
+        let outer = limit
+        limit = end
+        defer { limit = outer }
+        var elements: [DBusValue] = []
+        // Every D-Bus type takes at least one byte, so this ends.
+        while offset < end { elements.append(try value(element, depth: depth + 1)) }
+        return .array(element, elements)
     }
 }
 

@@ -4,7 +4,7 @@
 ///
 /// A class, immutable: in a `LinkReport` it is one pointer. As a struct of six optionals it
 /// made every copy of a report instantiate their generic metadata by mangled name on
-/// first use, about 45 K instructions of start-up for every command (callgrind).
+/// first use, a start-up cost for every command (callgrind shows it).
 public final class CellularFacts: Hashable, Sendable {
     public let technologies: AccessTechnologies?
     public let operatorName: String?
