@@ -7,7 +7,8 @@ import PackageDescription
 //   reach            entry point
 //   reach-exporter   the Prometheus exporter's entry point and HTTP server (SwiftNIO)
 //   ReachExporter    the exporter's decisions: modules, config (Yams), allow list, metrics
-//                    (swift-prometheus); none of it linked into `reach`
+//                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
+//                    socket of its own; none of it linked into `reach`
 //   ReachCLI         commands, rendering, the one exit-status mapping (ArgumentParser)
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
 //   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
@@ -61,7 +62,9 @@ let package = Package(
         ),
         .executableTarget(name: "reach", dependencies: ["ReachCLI"]),
         // The exporter's decisions, testable without sockets: options, modules and their
-        // blackbox.yml form, the allow list, what each probe measures, the metrics.
+        // blackbox.yml form, the allow list, what each probe measures, the metrics. Its
+        // probes are ReachCore's; it opens no socket of its own (make lint), the one-echo
+        // ICMP probe's aside.
         .target(
             name: "ReachExporter",
             dependencies: [

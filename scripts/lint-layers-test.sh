@@ -54,6 +54,17 @@ printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nim
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
 printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
+# Rule 3: the exporter opens no socket of its own (the one-echo ICMP probe's aside).
+cat >"$tree/Sources/ReachExporter/Sockets.swift" <<'EOF'
+let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
+/// A TCPConnection named in a doc comment.
+_ = try TCPConnection.connect(to: address, port: 80, deadline: deadline)  // a UnixStreamSocket here is a comment
+let socket = try ICMPSocket(family: .ipv4)
+let events: PollEvents = [.readable, .writable]
+let group = try ICMPSocketGroup(families: [.ipv4]), bus = try UnixStreamSocket(path: "/run/dbus")
+EOF
+printf 'let socket = try ICMPSocket(family: address.family)\n_ = try Poll.wait(fd, for: .readable, timeoutMilliseconds: 0)\n' \
+    >"$tree/Sources/ReachExporter/ExporterProber.swift"
 printf 'import Glibc\n' >"$tree/Fuzz/Targets/F.swift"
 # Rule 3: citations, in any text file. The outside document's name is put together here, so
 # that this script itself does not read as citing it.
@@ -133,6 +144,11 @@ Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point 
 Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter (the HTTP server lives only there)
 Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachExporter/Decisions.swift:7: imports ArgumentParser from the exporter (it stands on ReachCore, not on the command line)
+Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:6: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)

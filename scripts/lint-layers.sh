@@ -13,9 +13,14 @@
 #    Sources/ReachCore does not import ReachCLI.
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
 #    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point);
-#    Prometheus and Yams only there and in Sources/ReachExporter (the exporter's decisions,
-#    which hold no sockets: no NIO there either); ReachExporter imported only by
-#    Sources/reach-exporter, and itself importing neither ReachCLI nor ArgumentParser.
+#    Prometheus and Yams only there and in Sources/ReachExporter (the exporter's decisions
+#    and its probes' blackbox_exporter shape: no NIO there either); ReachExporter imported
+#    only by Sources/reach-exporter, and itself importing neither ReachCLI nor ArgumentParser.
+#    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
+#    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
+#    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
+#    exception: ExporterProber.swift's one-echo ICMP probe opens its ICMPSocket until that
+#    probe is ReachCore's too.
 #    (Yams imports Foundation inside itself: that links Foundation into reach-exporter, not
 #    into reach. The exporter's own files import no Foundation, as everywhere in Sources.)
 # 4. Comments and docs cite only what a clone holds: no reference document kept outside
@@ -142,6 +147,17 @@ scan() {
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
         if (module ~ /^(ReachCLI|ArgumentParser)$/ && FILENAME ~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
+    }
+
+    swift && FILENAME ~ /^Sources\/ReachExporter\// && $0 !~ /^[ \t]*\/\// {
+        code = $0
+        sub(/\/\/.*/, "", code)
+        if (match(code, /(^|[^A-Za-z0-9_])(NetlinkSocket|TCPConnection|UnixStreamSocket|ICMPSocket|ICMPSocketGroup|Poll)([^A-Za-z0-9_]|$)/)) {
+            name = substr(code, RSTART, RLENGTH)
+            gsub(/[^A-Za-z0-9_]/, "", name)
+            if (!(name == "ICMPSocket" && FILENAME == "Sources/ReachExporter/ExporterProber.swift"))
+                violation("names " name " in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)")
+        }
     }
 
     !exempt {

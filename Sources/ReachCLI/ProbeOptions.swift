@@ -58,7 +58,7 @@ struct ProbeOptions: Equatable {
             throw UsageError("--expect is for an http:// probe, and no --probe names one")
         }
         guard !parsed.isEmpty else { return nil }
-        return ConnectivityChecker(specs: parsed, timeoutMilliseconds: timeout.milliseconds,
+        return ConnectivityChecker(specs: parsed, timeout: timeout,
                                    runner: prober(family: family))
     }
 

@@ -123,9 +123,7 @@ struct PathOptions: Equatable {
     /// `linkFacts`: ModemManager and NetworkManager on the system bus, asked only when a
     /// path leaves through a link other than loopback.
     func makeEvaluator(linkFacts: LinkFactsSource? = BusLinkFacts.systemBus()) throws -> ReachabilityEvaluator {
-        let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
-        return ReachabilityEvaluator(
-            paths: PathEvaluator(kernel: kernel, allowsCellular: !noCellular, allowsExpensive: !noExpensive, linkFacts: linkFacts))
+        try .live(allowsCellular: !noCellular, allowsExpensive: !noExpensive, linkFacts: linkFacts)
     }
 }
 

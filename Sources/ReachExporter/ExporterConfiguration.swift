@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 import Yams
 
 /// `--config FILE`: modules in blackbox_exporter's `blackbox.yml` form, read with Yams. Only
@@ -47,7 +48,7 @@ public enum ExporterConfiguration {
     private static func module(_ name: String, _ body: Node) throws(Error) -> ExporterModule {
         guard let fields = body.mapping else { throw Error(body.mark?.line, "module '\(name)' must be a mapping") }
         var prober: ExporterModule.Prober?
-        var timeout: Double?
+        var timeout: TimeSpan?
         var settings: [(key: Node, value: Node)] = []
         for (key, value) in fields {
             switch key.string {
@@ -60,7 +61,7 @@ public enum ExporterConfiguration {
                 guard let text = value.string, let seconds = ExporterModule.seconds(text), seconds > 0 else {
                     throw Error(value.mark?.line, "timeout: not a duration: '\(value.string ?? "?")' (5s, 500ms, 1m)")
                 }
-                timeout = seconds
+                timeout = ExporterModule.span(seconds: seconds)
             case "icmp", "tcp", "http":
                 settings.append((key, value))
             default:

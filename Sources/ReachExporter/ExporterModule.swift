@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// A module of blackbox_exporter's `blackbox.yml` (`config/config.go`), the subset reach
 /// runs: a prober, a timeout, the IP protocol choice, and for HTTP the valid status codes.
 public struct ExporterModule: Hashable, Sendable {
@@ -16,9 +18,9 @@ public struct ExporterModule: Hashable, Sendable {
 
     public var name: String
     public var prober: Prober
-    /// Seconds; nil: the scrape's timeout less half a second (blackbox_exporter's
-    /// `prober/handler.go` getTimeout).
-    public var timeout: Double?
+    /// nil: the scrape's timeout less half a second (blackbox_exporter's `prober/handler.go`
+    /// getTimeout).
+    public var timeout: TimeSpan?
     /// blackbox_exporter's default is ip6 with a fallback to ip4 (`prober/utils.go` chooseProtocol).
     public var preferredIPProtocol: IPProtocol = .ip6
     public var ipProtocolFallback = true
@@ -27,7 +29,7 @@ public struct ExporterModule: Hashable, Sendable {
     /// blackbox_exporter's `follow_redirects` (common's HTTPClientConfig), true by default.
     public var followRedirects = true
 
-    public init(name: String, prober: Prober, timeout: Double? = nil) {
+    public init(name: String, prober: Prober, timeout: TimeSpan? = nil) {
         self.name = name
         self.prober = prober
         self.timeout = timeout
@@ -51,6 +53,12 @@ public struct ExporterModule: Hashable, Sendable {
             return value * scale
         }
         return nil
+    }
+
+    /// `seconds` as a span, a day at most (`TimeSpan.maximum`): "1e300" is long, not a trap.
+    static func span(seconds: Double) -> TimeSpan {
+        guard seconds < TimeSpan.maximum.secondsValue else { return .maximum }
+        return TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded()))
     }
 
     public func accepts(statusCode: Int) -> Bool {

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// What to do with one HTTP request, decided from its method, request target and the
 /// scrape-timeout header alone (no sockets): blackbox_exporter's `/probe` handler
@@ -9,11 +10,11 @@ public struct ExporterRouter: Sendable {
 
     /// blackbox_exporter's `--timeout-offset` default: the probe ends this much before the
     /// scrape would, so its answer is still read.
-    public static let timeoutOffset = 0.5
+    public static let timeoutOffset = TimeSpan(milliseconds: 500)
     /// Without a timeout from the scrape: blackbox_exporter's 120 s.
-    public static let defaultScrapeTimeout = 120.0
+    public static let defaultScrapeTimeout = TimeSpan(seconds: 120)
     /// No probe runs longer, whatever the scrape or the module asks (`timeout=1e300`).
-    public static let longestProbe = 3600.0
+    public static let longestProbe = TimeSpan(seconds: 3600)
 
     public init(modules: [ExporterModule], allow: AllowList) {
         self.modules = modules
@@ -23,7 +24,8 @@ public struct ExporterRouter: Sendable {
     public struct ProbeRequest: Hashable, Sendable {
         public var module: ExporterModule
         public var target: ProbeTarget
-        public var timeoutSeconds: Double
+        /// How long the probe may take, from the request's arrival.
+        public var timeout: TimeSpan
     }
 
     public enum Route: Hashable, Sendable {
@@ -74,22 +76,22 @@ public struct ExporterRouter: Sendable {
         guard let timeout = Self.timeout(requested: requested, module: module) else {
             return .reply(status: 400, text: "Failed to parse timeout: '\(PrintableText.ascii(requested ?? ""))'")
         }
-        return .probe(ProbeRequest(module: module, target: target, timeoutSeconds: timeout))
+        return .probe(ProbeRequest(module: module, target: target, timeout: timeout))
     }
 
     /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the
     /// offset, or the module's own when that is shorter (or when the offset leaves nothing).
-    static func timeout(requested: String?, module: ExporterModule) -> Double? {
+    static func timeout(requested: String?, module: ExporterModule) -> TimeSpan? {
         var scrape = defaultScrapeTimeout
         if let requested {
             guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {
                 return nil
             }
-            if seconds > 0 { scrape = seconds }
+            if seconds > 0 { scrape = ExporterModule.span(seconds: seconds) }
         }
         let most = scrape - timeoutOffset
-        if let own = module.timeout, own > 0, own < most || most < 0 { return min(own, longestProbe) }
-        return min(max(most, 0.001), longestProbe)
+        if let own = module.timeout, own > .zero, own < most || most < .zero { return min(own, longestProbe) }
+        return min(max(most, .milliseconds(1)), longestProbe)
     }
 
     static func split(_ uri: String) -> (path: String, query: String) {

@@ -35,8 +35,7 @@ public final class LiveInternetState: @unchecked Sendable {
         let linkFacts = BusLinkFacts.systemBus()
         let events = try KernelWatchEvents(readerDescriptor: nil, services: linkFacts)
         linkFacts.subscribe()
-        let evaluator = ReachabilityEvaluator(
-            paths: PathEvaluator(kernel: RouteNetlinkClient(transport: try NetlinkSocket()), linkFacts: linkFacts))
+        let evaluator = try ReachabilityEvaluator.live(linkFacts: linkFacts)
         let loop = WatchLoop(
             target: .internet(families: []), configuration: WatchConfiguration(), resolveInterval: TimeSpan(milliseconds: 60_000),
             interface: nil, probing: probing, evaluator: evaluator, events: events)

@@ -6,9 +6,10 @@ import ReachSystem
 /// `http.go` in blackbox_exporter 0.23) or reach's own for the route module.
 public struct ProbeMeasurement: Sendable, Equatable {
     public var success = false
-    public var durationSeconds = 0.0
+    /// probe_duration_seconds: the whole probe's time.
+    public var duration = TimeSpan.zero
     /// probe_dns_lookup_time_seconds: the resolution's time, also when it failed.
-    public var lookupSeconds = 0.0
+    public var lookup = TimeSpan.zero
     /// The address probed, once resolved (probe_ip_protocol, probe_ip_addr_hash).
     public var address: IPAddress?
     /// The route type behind the kernel's refusal of the echo request's sendto or the
@@ -32,9 +33,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
     }
 
     public struct HTTP: Sendable, Equatable {
-        public var connectSeconds = 0.0
-        public var processingSeconds = 0.0
-        public var transferSeconds = 0.0
+        /// probe_http_duration_seconds' connect, processing and transfer phases.
+        public var phases = HTTPProbe.Phases()
         /// 0 when no response came (as blackbox_exporter leaves it).
         public var statusCode = 0
         /// Content-Length, -1 when the response has none (Go's http.Response.ContentLength).
@@ -65,7 +65,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         var samples: [MetricSample] = []
         switch detail {
         case .icmp(let icmp):
-            for (phase, seconds) in [("resolve", lookupSeconds), ("setup", icmp.setupSeconds), ("rtt", icmp.rttSeconds)] {
+            for (phase, seconds) in [("resolve", lookup.secondsValue), ("setup", icmp.setupSeconds), ("rtt", icmp.rttSeconds)] {
                 samples.append(MetricSample(
                     "probe_icmp_duration_seconds", help: "Duration of icmp request by phase", labels: [.init("phase", phase)],
                     value: seconds))
@@ -80,8 +80,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
             samples.append(MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0))
         case .http(let http):
             let phases = [
-                ("resolve", lookupSeconds), ("connect", http.connectSeconds), ("tls", 0), ("processing", http.processingSeconds),
-                ("transfer", http.transferSeconds),
+                ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", 0),
+                ("processing", http.phases.processing.secondsValue), ("transfer", http.phases.transfer.secondsValue),
             ]
             for (phase, seconds) in phases {
                 samples.append(MetricSample(
@@ -124,7 +124,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         }
         samples.append(MetricSample("probe_success", help: "Displays whether or not the probe was a success", value: success ? 1 : 0))
         samples.append(MetricSample(
-            "probe_duration_seconds", help: "Returns how long the probe took to complete in seconds", value: durationSeconds))
+            "probe_duration_seconds", help: "Returns how long the probe took to complete in seconds", value: duration.secondsValue))
         return samples
     }
 
@@ -134,7 +134,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
             MetricSample("probe_ip_protocol", help: "Specifies whether probe ip protocol is IP4 or IP6",
                          value: address.map { $0.family == .ipv4 ? 4 : 6 } ?? 0),
             MetricSample(
-                "probe_dns_lookup_time_seconds", help: "Returns the time taken for probe dns lookup in seconds", value: lookupSeconds),
+                "probe_dns_lookup_time_seconds", help: "Returns the time taken for probe dns lookup in seconds",
+                value: lookup.secondsValue),
             MetricSample("probe_ip_addr_hash", help: "Specifies the hash of IP address. It's useful to detect if the IP address changes.",
                          value: address.map(Self.addressHash) ?? 0),
         ]

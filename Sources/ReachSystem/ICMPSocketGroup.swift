@@ -47,7 +47,8 @@ public final class ICMPSocketGroup {
     public func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws(SystemCallError) {
         var entries = sockets.map { pollfd(fd: $0.fileDescriptor, events: Int16(POLLIN), revents: 0) }
         entries.append(pollfd(fd: sockets[0].interruptionReadDescriptor, events: Int16(POLLIN), revents: 0))
-        _ = try entries.withUnsafeMutableBufferPointer { (set) throws(SystemCallError) in try System.poll(set, until: deadline) }
+        let until = deadline.map(MonotonicInstant.init(nanoseconds:))
+        _ = try entries.withUnsafeMutableBufferPointer { (set) throws(SystemCallError) in try System.poll(set, until: until) }
         for (socket, entry) in zip(sockets, entries) {
             let family = socket.family
             if entry.revents & Int16(POLLERR) != 0 { socket.drainErrorQueue { deliver(family, $0) } }

@@ -26,8 +26,7 @@ public final class TCPConnection {
         case timedOut
     }
 
-    /// `deadline`: CLOCK_MONOTONIC milliseconds (SystemClock).
-    public static func connect(to address: IPAddress, port: UInt16, deadline: Int64) throws(SystemCallError) -> ConnectOutcome {
+    public static func connect(to address: IPAddress, port: UInt16, deadline: MonotonicInstant) throws(SystemCallError) -> ConnectOutcome {
         let fd = try System.socket(address.family.kernelValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let connection = TCPConnection(fileDescriptor: fd)
         guard var failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) else {
@@ -37,7 +36,7 @@ public final class TCPConnection {
             return .routeRefused(failure)
         }
         if failure == .operationInProgress || failure == .interrupted {
-            let ready = try Poll.wait(fd, for: .writable, timeoutMilliseconds: SystemClock.millisecondsRemaining(until: deadline))
+            let ready = try Poll.wait(fd, for: .writable, timeoutMilliseconds: deadline.pollTimeout(from: .now()))
             if ready.isEmpty { return .timedOut }
             failure = try System.socketError(fd)
             if failure.rawValue == 0 { return .connected(connection) }
@@ -57,10 +56,10 @@ public final class TCPConnection {
     }
 
     /// Sends every byte; false when the deadline passed first or the peer went away.
-    public func sendAll(_ bytes: [UInt8], deadline: Int64) throws(SystemCallError) -> Bool {
+    public func sendAll(_ bytes: [UInt8], deadline: MonotonicInstant) throws(SystemCallError) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let wait = SystemClock.millisecondsRemaining(until: deadline)
+            let wait = deadline.pollTimeout(from: .now())
             if try Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: wait).isEmpty { return false }
             let sent = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             switch sent {
@@ -80,10 +79,10 @@ public final class TCPConnection {
     }
 
     /// The next bytes the peer sent, at most `maximum`.
-    public func receive(maximum: Int, deadline: Int64) throws(SystemCallError) -> ReceiveOutcome {
+    public func receive(maximum: Int, deadline: MonotonicInstant) throws(SystemCallError) -> ReceiveOutcome {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            let wait = SystemClock.millisecondsRemaining(until: deadline)
+            let wait = deadline.pollTimeout(from: .now())
             if try Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: wait).isEmpty { return .timedOut }
             let received = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
             switch received {

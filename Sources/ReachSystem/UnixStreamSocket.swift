@@ -36,19 +36,19 @@ public final class UnixStreamSocket {
     /// The real user ID, which SASL EXTERNAL names (the kernel vouches for it: SO_PEERCRED).
     public static var userID: UInt32 { System.userID() }
 
-    /// Writes all of `bytes`, waiting for room at most `timeoutMilliseconds` in all; false
-    /// when the time ran out or the peer is gone.
-    public func send(_ bytes: [UInt8], timeoutMilliseconds: Int32, now: () -> Int64) -> Bool {
-        let deadline = now() + Int64(timeoutMilliseconds)
+    /// Writes all of `bytes`, waiting for room at most `timeout` in all; false when the time
+    /// ran out or the peer is gone.
+    public func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool {
+        let deadline = MonotonicInstant.now() + timeout
         var sent = 0
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
             switch result {
             case .success(let count): sent += count
             case .failure(.wouldBlock):
-                let left = deadline - now()
+                let left = deadline.remaining(from: .now())
                 // A poll that fails is a send that failed: the caller drops the connection.
-                guard left > 0, let events = try? Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: Int32(left)),
+                guard left > .zero, let events = try? Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: left.pollTimeout),
                       events.contains(.writable) else { return false }
             case .failure: return false
             }
@@ -69,9 +69,9 @@ public final class UnixStreamSocket {
         }
     }
 
-    /// Waits until something can be read (or the peer hung up), at most `timeoutMilliseconds`.
-    public func waitReadable(timeoutMilliseconds: Int32) -> Bool {
-        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: max(0, timeoutMilliseconds)) else {
+    /// Waits until something can be read (or the peer hung up), at most `timeout`.
+    public func waitReadable(timeout: TimeSpan) -> Bool {
+        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: timeout.pollTimeout) else {
             return true  // let the read report what is wrong
         }
         return !events.isEmpty

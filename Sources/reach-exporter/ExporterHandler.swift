@@ -110,13 +110,13 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
             let shared = self.shared
             let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-            let admitted = SystemClock.monotonicNanoseconds()
+            let admitted = MonotonicInstant.now()
             shared.pool.runIfActive(eventLoop: context.eventLoop) { () throws -> [UInt8] in
                 defer { shared.probes.release() }
                 // The timeout counts from the request, not from a free thread: time spent
                 // waiting in the queue is gone from it, so the answer still beats the scrape's.
                 var started = probe
-                started.timeoutSeconds -= Double(SystemClock.monotonicNanoseconds() - admitted) / 1e9
+                started.timeout -= MonotonicInstant.now() - admitted
                 return Exposition.render(try shared.prober.probe(started).samples)
             }.whenComplete { result in
                 let (handler, context) = bound.value

@@ -65,7 +65,7 @@ let watchProbing = options.probes.isEmpty
     ? nil
     : WatchProbing(
         checker: ConnectivityChecker(
-            specs: options.probes, timeoutMilliseconds: options.probeTimeout.milliseconds,
+            specs: options.probes, timeout: options.probeTimeout,
             runner: { () -> NetworkProbeRunner in
                 var runner = NetworkProbeRunner()
                 runner.dropsCapabilities = true

@@ -19,7 +19,7 @@ final class WatchRendererTests: XCTestCase {
         var report = ReachabilityReport(subject: .internet, paths: [path])
         let outcome: ProbeResult.Outcome = state == .full ? .passed : state == .portal ? .portal : .failed
         report.attach(ConnectivityReport(state: state, probes: [
-            ProbeResult(spec: .icmp(host: "198.51.100.2"), outcome: outcome, milliseconds: 1.5, detail: detail),
+            ProbeResult(spec: .icmp(host: "198.51.100.2"), outcome: outcome, elapsed: .nanoseconds(1_500_000), detail: detail),
         ]))
         return report
     }

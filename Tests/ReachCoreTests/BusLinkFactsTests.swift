@@ -1,5 +1,6 @@
 import XCTest
 @testable import ReachCore
+import ReachSystem
 
 /// The system-bus source against a scripted bus: what it sends, how long it waits, what it keeps.
 final class BusLinkFactsTests: XCTestCase {
@@ -7,7 +8,7 @@ final class BusLinkFactsTests: XCTestCase {
 
     private func source(_ bus: FakeBus?, connects: UnsafeMutablePointer<Int>? = nil) -> BusLinkFacts {
         BusLinkFacts(address: { DBusAddress(path: "/run/test/bus", isAbstract: false) }, userID: { 0 },
-                     clock: { bus?.now ?? 0 }, connector: { _ in
+                     clock: { bus?.now ?? MonotonicInstant(nanoseconds: 0) }, connector: { _ in
                          connects?.pointee += 1
                          return bus
                      })
@@ -48,7 +49,7 @@ final class BusLinkFactsTests: XCTestCase {
         XCTAssertEqual(bus.calls.map { $0.destination ?? "" },
                        ["org.freedesktop.DBus", "org.freedesktop.ModemManager1", "org.freedesktop.NetworkManager"])
         XCTAssertTrue(bus.calls.allSatisfy { $0.flags.contains(.noAutoStart) }, "never starts a service")
-        XCTAssertEqual(bus.now, 1000, "nothing waited for")
+        XCTAssertEqual(bus.now, FakeBus.start, "nothing waited for")
     }
 
     func testModemAndMeteredFactsAreAskedOnceAndKept() {
@@ -81,9 +82,9 @@ final class BusLinkFactsTests: XCTestCase {
         }
         let facts = source(bus)
         XCTAssertEqual(facts.facts(forLink: "wwan0"), LinkServiceFacts())
-        XCTAssertEqual(bus.now, 1000 + BusLinkFacts.patienceMilliseconds)
+        XCTAssertEqual(bus.now, FakeBus.start + BusLinkFacts.patience)
         XCTAssertEqual(facts.facts(forLink: "eth1"), LinkServiceFacts())
-        XCTAssertEqual(bus.now, 1000 + BusLinkFacts.patienceMilliseconds, "given up: no second wait")
+        XCTAssertEqual(bus.now, FakeBus.start + BusLinkFacts.patience, "given up: no second wait")
         XCTAssertEqual(bus.writes.count, 2, "nothing more asked")
     }
 
@@ -134,24 +135,25 @@ final class BusLinkFactsTests: XCTestCase {
     /// Signals that never stop coming cannot hold a question past its deadline, nor a watch's read.
     func testSignalFloodCannotHoldAQuestion() throws {
         final class FloodingBus: DBusTransport {
-            var now: Int64 = 0
+            var now = MonotonicInstant(nanoseconds: 0)
             var reads = 0
             var fileDescriptor: Int32 { 3 }
-            func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool { true }
+            func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool { true }
             func receiveAvailable() -> [UInt8]? {
-                now += 10
+                now += .milliseconds(10)
                 reads += 1
                 var signal = FakeBus.signal("PropertiesChanged")
                 signal.serial = UInt32(reads)
                 return (reads == 1 ? Array("OK 0123456789abcdef\r\n".utf8) : []) + signal.encoded()
             }
-            func waitReadable(timeoutMilliseconds: Int32) -> Bool { true }
+            func waitReadable(timeout: TimeSpan) -> Bool { true }
         }
         let bus = FloodingBus()
         let connection = DBusConnection(transport: bus, clock: { bus.now })
-        let serials = try connection.start(userID: 0, calls: [FakeBus.signal("Ping")], timeoutMilliseconds: 250)
-        XCTAssertEqual(try connection.replies(to: serials, deadline: 250), [:])
-        XCTAssertEqual(bus.now, 250)
+        let serials = try connection.start(userID: 0, calls: [FakeBus.signal("Ping")], timeout: .milliseconds(250))
+        let deadline = MonotonicInstant(nanoseconds: 0) + .milliseconds(250)
+        XCTAssertEqual(try connection.replies(to: serials, deadline: deadline), [:])
+        XCTAssertEqual(bus.now, deadline)
         XCTAssertEqual(try connection.takeSignals().count, 25 + 64)
         XCTAssertEqual(bus.reads, 25 + 64, "at most 64 reads for a watch's turn")
     }
@@ -160,12 +162,13 @@ final class BusLinkFactsTests: XCTestCase {
     func testClosedBus() {
         final class ClosingBus: DBusTransport {
             var fileDescriptor: Int32 { 3 }
-            func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool { true }
+            func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool { true }
             func receiveAvailable() -> [UInt8]? { nil }
-            func waitReadable(timeoutMilliseconds: Int32) -> Bool { true }
+            func waitReadable(timeout: TimeSpan) -> Bool { true }
         }
         let bus = ClosingBus()
-        let facts = BusLinkFacts(address: { .defaultSystemBus }, userID: { 0 }, clock: { 0 }, connector: { _ in bus })
+        let facts = BusLinkFacts(
+            address: { .defaultSystemBus }, userID: { 0 }, clock: { MonotonicInstant(nanoseconds: 0) }, connector: { _ in bus })
         facts.subscribe()
         XCTAssertEqual(facts.facts(forLink: "wwan0"), LinkServiceFacts())
         XCTAssertNil(facts.signalDescriptor)

@@ -4,7 +4,7 @@ import ReachSystem
 
 final class ConnectivityStateTests: XCTestCase {
     private func result(_ outcome: ProbeResult.Outcome, _ spec: ProbeSpec = .tcp(host: "198.18.1.2", port: 443)) -> ProbeResult {
-        ProbeResult(spec: spec, outcome: outcome, milliseconds: 1, detail: "")
+        ProbeResult(spec: spec, outcome: outcome, elapsed: .milliseconds(1), detail: "")
     }
 
     func testDecisionOrder() {
@@ -47,13 +47,13 @@ final class ConnectivityStateTests: XCTestCase {
         // @unchecked: `runs` is written on the probe's thread and read after the checker waited for it.
         final class CountingRunner: ProbeRunner, @unchecked Sendable {
             var runs = 0
-            func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {
+            func run(_ spec: ProbeSpec, deadline: MonotonicInstant) -> ProbeResult {
                 runs += 1
-                return ProbeResult(spec: spec, outcome: .passed, milliseconds: 0, detail: "")
+                return ProbeResult(spec: spec, outcome: .passed, elapsed: .zero, detail: "")
             }
         }
         let runner = CountingRunner()
-        let checker = ConnectivityChecker(specs: [.icmp(host: "198.18.1.2")], timeoutMilliseconds: 1000, runner: runner)
+        let checker = ConnectivityChecker(specs: [.icmp(host: "198.18.1.2")], timeout: .milliseconds(1000), runner: runner)
         XCTAssertEqual(try checker.check(routeUsable: false), ConnectivityReport(state: .none, probes: []))
         XCTAssertEqual(runner.runs, 0)
         XCTAssertEqual(try checker.check(routeUsable: true).state, .full)
@@ -62,11 +62,11 @@ final class ConnectivityStateTests: XCTestCase {
 
     func testAProbeThatCannotRunIsAnErrorNotAVerdict() {
         struct DeniedRunner: ProbeRunner {
-            func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
+            func run(_ spec: ProbeSpec, deadline: MonotonicInstant) throws -> ProbeResult {
                 throw SystemCallError("socket", .permissionDenied)
             }
         }
-        let checker = ConnectivityChecker(specs: [.icmp(host: "198.18.1.2")], timeoutMilliseconds: 1000, runner: DeniedRunner())
+        let checker = ConnectivityChecker(specs: [.icmp(host: "198.18.1.2")], timeout: .milliseconds(1000), runner: DeniedRunner())
         XCTAssertThrowsError(try checker.check(routeUsable: true)) { error in
             XCTAssertEqual(error as? SystemCallError, SystemCallError("socket", .permissionDenied))
         }
@@ -74,12 +74,12 @@ final class ConnectivityStateTests: XCTestCase {
 
     func testCheckerCountsAStuckProbeAsTimedOut() throws {
         struct StuckRunner: ProbeRunner {
-            func run(_ spec: ProbeSpec, deadline: Int64) -> ProbeResult {
+            func run(_ spec: ProbeSpec, deadline: MonotonicInstant) -> ProbeResult {
                 usleep(2_000_000) // ignores its deadline, as a blocked getaddrinfo would
-                return ProbeResult(spec: spec, outcome: .passed, milliseconds: 0, detail: "")
+                return ProbeResult(spec: spec, outcome: .passed, elapsed: .zero, detail: "")
             }
         }
-        let checker = ConnectivityChecker(specs: [.tcp(host: "h", port: 1)], timeoutMilliseconds: 100, runner: StuckRunner())
+        let checker = ConnectivityChecker(specs: [.tcp(host: "h", port: 1)], timeout: .milliseconds(100), runner: StuckRunner())
         let report = try checker.check(routeUsable: true)
         XCTAssertEqual(report.state, .limited)
         XCTAssertEqual(report.probes.first?.detail, "timed out")

@@ -13,7 +13,8 @@ final class WatchConnectivityTests: XCTestCase {
         case .limited, .none: .failed
         }
         return ConnectivityReport(
-            state: state, probes: [ProbeResult(spec: .tcp(host: "198.51.100.2", port: 443), outcome: outcome, milliseconds: 1, detail: "")])
+            state: state,
+            probes: [ProbeResult(spec: .tcp(host: "198.51.100.2", port: 443), outcome: outcome, elapsed: .milliseconds(1), detail: "")])
     }
 
     private func attached(_ report: ReachabilityReport, _ connectivity: ConnectivityReport) -> ReachabilityReport {

@@ -157,7 +157,7 @@ final class WatchLoopTests: XCTestCase {
 
     func testAProbeThatCannotRunEndsTheWatchWithItsError() throws {
         struct NoPermission: Error {}
-        let checker = ConnectivityChecker(specs: [.icmp(host: "198.51.100.1")], timeoutMilliseconds: 500, runner: NetworkProbeRunner())
+        let checker = ConnectivityChecker(specs: [.icmp(host: "198.51.100.1")], timeout: .milliseconds(500), runner: NetworkProbeRunner())
         let events = ScriptedWatchEvents([.init(delay: 10) { _ in [.checked(.failure(NoPermission()))] }])
         let evaluator = ReachabilityEvaluator(
             paths: PathEvaluator(

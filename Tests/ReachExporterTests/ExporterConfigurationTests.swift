@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachExporter
+import ReachSystem
 
 final class ExporterConfigurationTests: XCTestCase {
     private func error(_ yaml: String) -> String? {
@@ -35,10 +36,10 @@ final class ExporterConfigurationTests: XCTestCase {
             """)
         XCTAssertEqual(modules.map(\.name), ["icmp_v4", "web", "ssh", "kernel"])
         XCTAssertEqual(modules[0].prober, .icmp)
-        XCTAssertEqual(modules[0].timeout, 2)
+        XCTAssertEqual(modules[0].timeout, .seconds(2))
         XCTAssertEqual(modules[0].preferredIPProtocol, .ip4)
         XCTAssertFalse(modules[0].ipProtocolFallback)
-        XCTAssertEqual(modules[1].timeout, 0.5)
+        XCTAssertEqual(modules[1].timeout, .milliseconds(500))
         XCTAssertEqual(modules[1].validStatusCodes, [200, 204])
         XCTAssertFalse(modules[1].followRedirects)
         XCTAssertTrue(modules[2].followRedirects)

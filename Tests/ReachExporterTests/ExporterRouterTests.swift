@@ -1,10 +1,11 @@
 import XCTest
 
 @testable import ReachExporter
+import ReachSystem
 
 final class ExporterRouterTests: XCTestCase {
     private let router = ExporterRouter(
-        modules: ExporterModule.defaults + [ExporterModule(name: "icmp_fast", prober: .icmp, timeout: 2)],
+        modules: ExporterModule.defaults + [ExporterModule(name: "icmp_fast", prober: .icmp, timeout: .seconds(2))],
         allow: AllowList(entries: [.network(try! .parse("198.51.100.0"), prefixLength: 24), .name("web.lab")]))
 
     private func route(_ uri: String, method: String = "GET", header: String? = nil) -> ExporterRouter.Route {
@@ -17,14 +18,14 @@ final class ExporterRouterTests: XCTestCase {
         }
         XCTAssertEqual(probe.module.name, "icmp")
         XCTAssertEqual(probe.target, ProbeTarget(host: "198.51.100.7"))
-        XCTAssertEqual(probe.timeoutSeconds, 9.5)
+        XCTAssertEqual(probe.timeout, .milliseconds(9500))
         // No header: 120 s less the offset; the module's own when shorter; &timeout= first.
         guard case .probe(let plain) = route("/probe?target=198.51.100.7&module=icmp") else { return XCTFail() }
-        XCTAssertEqual(plain.timeoutSeconds, 119.5)
+        XCTAssertEqual(plain.timeout, .milliseconds(119_500))
         guard case .probe(let own) = route("/probe?target=198.51.100.7&module=icmp_fast", header: "10") else { return XCTFail() }
-        XCTAssertEqual(own.timeoutSeconds, 2)
+        XCTAssertEqual(own.timeout, .seconds(2))
         guard case .probe(let asked) = route("/probe?target=198.51.100.7&module=icmp&timeout=1.5", header: "10") else { return XCTFail() }
-        XCTAssertEqual(asked.timeoutSeconds, 1.0)
+        XCTAssertEqual(asked.timeout, .seconds(1))
     }
 
     /// blackbox_exporter's management endpoints, with its answers (main.go).
@@ -39,14 +40,14 @@ final class ExporterRouterTests: XCTestCase {
     func testHugeTimeoutsAreBounded() {
         for header in ["1e300", "99999999999999999999"] {
             guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp", header: header) else { return XCTFail(header) }
-            XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe, header)
+            XCTAssertEqual(probe.timeout, ExporterRouter.longestProbe, header)
         }
         XCTAssertEqual(route("/probe?target=198.51.100.7&module=icmp", header: "inf"),
                        .reply(status: 400, text: "Failed to parse timeout: 'inf'"))
-        let slow = ExporterRouter(modules: [ExporterModule(name: "slow", prober: .tcp, timeout: 1e30)], allow: router.allow)
+        let slow = ExporterRouter(modules: [ExporterModule(name: "slow", prober: .tcp, timeout: .maximum)], allow: router.allow)
         guard case .probe(let probe) = slow.route(method: "GET", uri: "/probe?module=slow&target=198.51.100.7:1", scrapeTimeout: "1e300")
         else { return XCTFail() }
-        XCTAssertEqual(probe.timeoutSeconds, ExporterRouter.longestProbe)
+        XCTAssertEqual(probe.timeout, ExporterRouter.longestProbe)
     }
 
     func testModuleDefaultsToHTTP2xxAsBlackboxDoes() {
@@ -92,7 +93,7 @@ final class ExporterRouterTests: XCTestCase {
             let header = count % 3 == 0 ? nil : pieces[count % pieces.count]
             switch router.route(method: "GET", uri: uri, scrapeTimeout: header) {
             case .probe(let probe):
-                XCTAssertTrue(probe.timeoutSeconds > 0 && probe.timeoutSeconds <= ExporterRouter.longestProbe, uri)
+                XCTAssertTrue(probe.timeout > .zero && probe.timeout <= ExporterRouter.longestProbe, uri)
                 XCTAssertNil(router.allow.refusal(of: probe.target.host), uri)
             case .reply(let status, let text):
                 XCTAssertTrue([200, 400, 403, 404].contains(status), "\(status) for \(uri)")

@@ -15,8 +15,8 @@ final class ProbeMeasurementTests: XCTestCase {
         detail.replyHopLimit = 64
         var measurement = ProbeMeasurement(detail: .icmp(detail))
         measurement.success = true
-        measurement.durationSeconds = 0.004
-        measurement.lookupSeconds = 0.0005
+        measurement.duration = .milliseconds(4)
+        measurement.lookup = .nanoseconds(500_000)
         measurement.address = try IPAddress.parse("2001:db8::7")
         let samples = measurement.samples
         XCTAssertEqual(names(samples), [

@@ -5,10 +5,11 @@ import XCTest
 
 @testable import ReachSystem
 
-/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is Int64.min, which once
-/// overflowed the remaining-time subtraction (a trap on a firewall's EPERM, found by PingTests).
+/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is the earliest instant
+/// (Int64.min nanoseconds), which once overflowed the remaining-time subtraction (a trap on a
+/// firewall's EPERM, found by PingTests).
 final class PollDeadlineTests: XCTestCase {
-    private func poll(_ descriptor: Int32, until deadline: Int64) throws -> Int16 {
+    private func poll(_ descriptor: Int32, until deadline: MonotonicInstant) throws -> Int16 {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         _ = try withUnsafeMutablePointer(to: &entry) { (pointer) throws(SystemCallError) in
             try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), until: deadline)
@@ -22,12 +23,13 @@ final class PollDeadlineTests: XCTestCase {
             System.close(pipe.read)
             System.close(pipe.write)
         }
-        for deadline in [Int64.min, 0, SystemClock.monotonicNanoseconds() - 1_000_000] {
+        for nanoseconds in [Int64.min, 0, SystemClock.monotonicNanoseconds() - 1_000_000] {
+            let deadline = MonotonicInstant(nanoseconds: nanoseconds)
             // "At once" is exact, not a time bound: a ppoll that slept would count a voluntary
             // context switch (getrusage(2) ru_nvcsw); being preempted counts as involuntary.
             let switches = voluntaryContextSwitches()
             XCTAssertEqual(try poll(pipe.read, until: deadline), 0)
-            XCTAssertEqual(voluntaryContextSwitches(), switches, "deadline \(deadline): did not sleep")
+            XCTAssertEqual(voluntaryContextSwitches(), switches, "deadline \(nanoseconds) ns: did not sleep")
         }
     }
 
@@ -37,14 +39,14 @@ final class PollDeadlineTests: XCTestCase {
             System.close(pipe.read)
             System.close(pipe.write)
         }
-        let started = SystemClock.monotonicNanoseconds()
-        XCTAssertEqual(try poll(pipe.read, until: started + 20_000_000), 0)
-        let waited = SystemClock.monotonicNanoseconds() - started
-        XCTAssertGreaterThanOrEqual(waited, 20_000_000)
+        let started = MonotonicInstant.now()
+        XCTAssertEqual(try poll(pipe.read, until: started + .milliseconds(20)), 0)
+        let waited = MonotonicInstant.now() - started
+        XCTAssertGreaterThanOrEqual(waited, .milliseconds(20))
         // The wait ends at the deadline, plus the timer slack (50 us by default, prctl(2)) and
         // however late the thread is scheduled: 500 ms of margin for a loaded 2-core CI runner.
         // A deadline read in the wrong unit would be far off either way (20 us or 20,000 s).
-        XCTAssertLessThan(waited, 520_000_000)
+        XCTAssertLessThan(waited, .milliseconds(520))
     }
 
     private func voluntaryContextSwitches() -> Int {

@@ -1,13 +1,15 @@
+import ReachSystem
+
 /// The byte stream a D-Bus connection runs over; `UnixStreamSocket` is the real one, tests
 /// replay captured bytes through a fake.
 protocol DBusTransport: AnyObject {
     var fileDescriptor: Int32 { get }
     /// Writes all the bytes within the time; false when it could not.
-    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool
+    func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool
     /// What is queued now, without waiting: bytes, nothing, or the end of the stream (nil).
     func receiveAvailable() -> [UInt8]?
-    /// Waits at most `timeoutMilliseconds` for something to read; false when the time ran out.
-    func waitReadable(timeoutMilliseconds: Int32) -> Bool
+    /// Waits at most `timeout` for something to read; false when the time ran out.
+    func waitReadable(timeout: TimeSpan) -> Bool
 }
 
 /// Why a connection stopped being usable: the bus closed it, refused the login, or sent
@@ -24,7 +26,7 @@ struct DBusConnectionError: Error, Equatable, CustomStringConvertible {
 /// deadline it is given.
 final class DBusConnection {
     let transport: DBusTransport
-    private let clock: () -> Int64
+    private let clock: () -> MonotonicInstant
     private var buffer: [UInt8] = []
     private var authenticated = false
     private var lastSerial: UInt32 = 0
@@ -33,8 +35,7 @@ final class DBusConnection {
     private(set) var signals: [DBusMessage] = []
     private(set) var isClosed = false
 
-    /// `clock`: CLOCK_MONOTONIC in milliseconds.
-    init(transport: DBusTransport, clock: @escaping () -> Int64) {
+    init(transport: DBusTransport, clock: @escaping () -> MonotonicInstant) {
         self.transport = transport
         self.clock = clock
     }
@@ -42,7 +43,7 @@ final class DBusConnection {
     /// The login and Hello, and the first calls, in one write without waiting for the
     /// bus's "OK" (the server takes the bytes after BEGIN as messages): a bus that answers
     /// at all answers them in one round trip. The serials of `calls`.
-    func start(userID: UInt32, calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
+    func start(userID: UInt32, calls: [DBusMessage], timeout: TimeSpan) throws(DBusConnectionError) -> [UInt32] {
         var bytes = DBusAuthentication.request(userID: userID)
         let hello = DBusMessage.call(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                                      interface: "org.freedesktop.DBus", member: "Hello")
@@ -52,12 +53,12 @@ final class DBusConnection {
             if index > 0 { serials.append(serial) }
             bytes += encoded
         }
-        try write(bytes, timeoutMilliseconds: timeoutMilliseconds)
+        try write(bytes, timeout: timeout)
         return serials
     }
 
     /// Sends more calls; their serials.
-    func send(_ calls: [DBusMessage], timeoutMilliseconds: Int32) throws(DBusConnectionError) -> [UInt32] {
+    func send(_ calls: [DBusMessage], timeout: TimeSpan) throws(DBusConnectionError) -> [UInt32] {
         var bytes: [UInt8] = []
         var serials: [UInt32] = []
         for call in calls {
@@ -65,18 +66,18 @@ final class DBusConnection {
             serials.append(serial)
             bytes += encoded
         }
-        try write(bytes, timeoutMilliseconds: timeoutMilliseconds)
+        try write(bytes, timeout: timeout)
         return serials
     }
 
-    /// The replies (method returns and errors) to `serials` that arrive before `deadline`
-    /// (CLOCK_MONOTONIC milliseconds); a serial with no reply by then is missing.
-    func replies(to serials: [UInt32], deadline: Int64) throws(DBusConnectionError) -> [UInt32: DBusMessage] {
+    /// The replies (method returns and errors) to `serials` that arrive before `deadline`;
+    /// a serial with no reply by then is missing.
+    func replies(to serials: [UInt32], deadline: MonotonicInstant) throws(DBusConnectionError) -> [UInt32: DBusMessage] {
         while !serials.allSatisfy({ replies[$0] != nil }) {
-            let left = deadline - clock()
-            guard left > 0 else { break }  // checked between reads too: a flood of signals cannot hold us
+            let left = deadline.remaining(from: clock())
+            guard left > .zero else { break }  // checked between reads too: a flood of signals cannot hold us
             if try readAvailable() { continue }
-            guard transport.waitReadable(timeoutMilliseconds: Int32(clamping: left)) else { break }
+            guard transport.waitReadable(timeout: left) else { break }
         }
         var found: [UInt32: DBusMessage] = [:]
         for serial in serials { found[serial] = replies.removeValue(forKey: serial) }
@@ -102,9 +103,9 @@ final class DBusConnection {
         return (lastSerial, call.encoded())
     }
 
-    private func write(_ bytes: [UInt8], timeoutMilliseconds: Int32) throws(DBusConnectionError) {
+    private func write(_ bytes: [UInt8], timeout: TimeSpan) throws(DBusConnectionError) {
         guard !isClosed else { throw DBusConnectionError("connection closed") }
-        guard transport.send(bytes, timeoutMilliseconds: timeoutMilliseconds) else {
+        guard transport.send(bytes, timeout: timeout) else {
             isClosed = true
             throw DBusConnectionError("the bus did not take the request")
         }

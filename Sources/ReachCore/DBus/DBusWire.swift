@@ -87,17 +87,8 @@ struct DBusReader {
             // Parsed only to be checked: the value keeps the signature as its text.
             do { _ = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
             return .signature(text)
-        case .variant:
-            let start = offset
-            let text = try text(count: Int(try byte()))
-            let types: [DBusType]
-            do { types = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
-            guard types.count == 1, let inner = types.first else {
-                throw ParseError(offset: start, "variant signature '\(text)' is not one type")
-            }
-            return .variant(try value(inner, depth: depth + 1))
-        case .array(let element):
-            return .array(element, try elements(of: element, depth: depth))
+        case .variant: return try variant(depth: depth)
+        case .array(let element): return try array(of: element, depth: depth)
         case .dictEntry(let keyType, let valueType):
             try align(8)
             let key = try value(keyType, depth: depth + 1)
@@ -110,8 +101,19 @@ struct DBusReader {
         }
     }
 
+    private mutating func variant(depth: Int) throws(ParseError) -> DBusValue {
+        let start = offset
+        let text = try text(count: Int(try byte()))
+        let types: [DBusType]
+        do { types = try DBusType.parse(text) } catch { throw ParseError(offset: start, error.description) }
+        guard types.count == 1, let inner = types.first else {
+            throw ParseError(offset: start, "variant signature '\(text)' is not one type")
+        }
+        return .variant(try value(inner, depth: depth + 1))
+    }
+
     /// An array's elements: its byte length, then elements up to that length, never past it.
-    private mutating func elements(of element: DBusType, depth: Int) throws(ParseError) -> [DBusValue] {
+    private mutating func array(of element: DBusType, depth: Int) throws(ParseError) -> DBusValue {
         let length = Int(try uint32())
         guard length <= Self.maximumArrayLength else { throw error("array of \(length) bytes, over 64 MiB") }
         try align(element.alignment)
@@ -123,7 +125,7 @@ struct DBusReader {
         var elements: [DBusValue] = []
         // Every D-Bus type takes at least one byte, so this ends.
         while offset < end { elements.append(try value(element, depth: depth + 1)) }
-        return elements
+        return .array(element, elements)
     }
 }
 

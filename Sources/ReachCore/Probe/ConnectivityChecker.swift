@@ -13,12 +13,13 @@ public struct ConnectivityReport: Hashable, Sendable {
 
 public struct ConnectivityChecker: Sendable {
     public var specs: [ProbeSpec]
-    public var timeoutMilliseconds: Int64
+    /// Each probe's bound, from the start of the check.
+    public var timeout: TimeSpan
     public var runner: ProbeRunner
 
-    public init(specs: [ProbeSpec], timeoutMilliseconds: Int64, runner: ProbeRunner) {
+    public init(specs: [ProbeSpec], timeout: TimeSpan, runner: ProbeRunner) {
         self.specs = specs
-        self.timeoutMilliseconds = timeoutMilliseconds
+        self.timeout = timeout
         self.runner = runner
     }
 
@@ -35,8 +36,8 @@ public struct ConnectivityChecker: Sendable {
             try started()
             return ConnectivityReport(state: .none, probes: [])
         }
-        let start = SystemClock.monotonicMilliseconds()
-        let deadline = start + timeoutMilliseconds
+        let start = MonotonicInstant.now()
+        let deadline = start + timeout
         let runner = self.runner
         let jobs = try specs.map { spec in
             try BackgroundJob { Result { try runner.run(spec, deadline: deadline) } }
@@ -45,10 +46,9 @@ public struct ConnectivityChecker: Sendable {
         // Each probe keeps its own deadline; the margin only covers a probe stuck in a
         // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
         let results = try zip(specs, jobs).map { spec, job in
-            let waited = SystemClock.millisecondsRemaining(until: deadline + 250)
+            let waited = (deadline + .milliseconds(250)).pollTimeout(from: .now())
             return try job.wait(timeoutMilliseconds: waited)?.get()
-                ?? ProbeResult(spec: spec, outcome: .failed, milliseconds: Double(SystemClock.monotonicMilliseconds() - start),
-                               detail: "timed out")
+                ?? ProbeResult(spec: spec, outcome: .failed, elapsed: MonotonicInstant.now() - start, detail: "timed out")
         }
         return ConnectivityReport(state: ConnectivityState.decide(routeUsable: true, results: results), probes: results)
     }

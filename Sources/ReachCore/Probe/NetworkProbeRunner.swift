@@ -19,16 +19,16 @@ public struct NetworkProbeRunner: ProbeRunner {
         self.family = family
     }
 
-    public func run(_ spec: ProbeSpec, deadline: Int64) throws -> ProbeResult {
-        let start = SystemClock.monotonicNanoseconds()
+    public func run(_ spec: ProbeSpec, deadline: MonotonicInstant) throws -> ProbeResult {
+        let start = MonotonicInstant.now()
         var family: AddressFamily?
         let (outcome, detail, location) = try probe(spec, deadline: deadline, family: &family)
-        let elapsed = Double(SystemClock.monotonicNanoseconds() - start) / 1_000_000
-        return ProbeResult(spec: spec, outcome: outcome, milliseconds: elapsed, detail: detail, location: location, family: family)
+        let elapsed = MonotonicInstant.now() - start
+        return ProbeResult(spec: spec, outcome: outcome, elapsed: elapsed, detail: detail, location: location, family: family)
     }
 
     /// `used`: the family of the address probed, once the host resolved.
-    private func probe(_ spec: ProbeSpec, deadline: Int64, family used: inout AddressFamily?) throws
+    private func probe(_ spec: ProbeSpec, deadline: MonotonicInstant, family used: inout AddressFamily?) throws
         -> (ProbeResult.Outcome, String, String?) {
         // The ICMP sockets first, for each family the host may resolve to, while the thread may
         // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
@@ -43,12 +43,15 @@ public struct NetworkProbeRunner: ProbeRunner {
         used = address.family
         switch spec {
         case .tcp(_, let port):
-            let (outcome, detail) = try connect(address, port: port, deadline: deadline)
-            return (outcome ?? .passed, detail, nil)
+            switch try TCPProbe.connect(to: address, port: port, deadline: deadline) {
+            case .success: return (.passed, "connected to \(address) port \(port)", nil)
+            case .failure(let why): return (.failed, why.detail, nil)
+            }
         case .http(let host, let port, let path):
             return try http(address, host: host, port: port, path: path, deadline: deadline)
         case .icmp:
-            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline)
+            // The ICMP probe still counts its deadline in CLOCK_MONOTONIC milliseconds.
+            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline.nanoseconds / 1_000_000)
         }
     }
 
@@ -57,71 +60,22 @@ public struct NetworkProbeRunner: ProbeRunner {
         case failure(String)
     }
 
-    private func resolve(_ host: String, deadline: Int64) throws -> Resolution {
-        let remaining = SystemClock.millisecondsRemaining(until: deadline)
-        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: remaining) {
+    private func resolve(_ host: String, deadline: MonotonicInstant) throws -> Resolution {
+        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: deadline.pollTimeout(from: .now())) {
         case .resolved(let addresses): return .success(addresses[0])
         case .notResolved(let why): return .failure("name not resolved: \(why)")
         case .failed(let error): throw error
         }
     }
 
-    /// nil outcome on success; else the failure's detail.
-    private func connect(_ address: IPAddress, port: UInt16, deadline: Int64) throws -> (ProbeResult.Outcome?, String) {
-        switch try open(address, port: port, deadline: deadline) {
-        case .success: return (nil, "connected to \(address) port \(port)")
-        case .failure(let why): return (.failed, why.detail)
-        }
-    }
-
-    private struct ConnectFailure: Error {
-        var detail: String
-    }
-
-    /// A connection, or the one line that says why there is none.
-    private func open(_ address: IPAddress, port: UInt16, deadline: Int64) throws -> Result<TCPConnection, ConnectFailure> {
-        switch try TCPConnection.connect(to: address, port: port, deadline: deadline) {
-        case .connected(let open): return .success(open)
-        case .refused: return .failure(ConnectFailure(detail: "connection refused by \(address) port \(port)"))
-        case .unreachable(let errno): return .failure(ConnectFailure(detail: "\(address) port \(port): \(errno)"))
-        case .routeRefused(let errno):
-            return .failure(ConnectFailure(detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))"))
-        case .timedOut: return .failure(ConnectFailure(detail: "timed out connecting to \(address) port \(port)"))
-        }
-    }
-
-    private func http(_ address: IPAddress, host: String, port: UInt16, path: String, deadline: Int64) throws
+    private func http(_ address: IPAddress, host: String, port: UInt16, path: String, deadline: MonotonicInstant) throws
         -> (ProbeResult.Outcome, String, String?) {
-        let connection: TCPConnection
-        switch try open(address, port: port, deadline: deadline) {
-        case .success(let open): connection = open
-        case .failure(let why): return (.failed, why.detail, nil)
-        }
-        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)")
-        let request = "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\n"
-            + "Accept: */*\r\nConnection: close\r\n\r\n"
-        guard try connection.sendAll(Array(request.utf8), deadline: deadline) else {
-            return (.failed, "timed out sending the request", nil)
-        }
-        var received: [UInt8] = []
-        while true {
-            let outcome = try connection.receive(maximum: 16 * 1024, deadline: deadline)
-            switch outcome {
-            case .data(let bytes): received += bytes
-            case .timedOut: return (.failed, received.isEmpty ? "timed out waiting for a response" : "timed out reading the response", nil)
-            case .reset where received.isEmpty: return (.failed, "connection reset", nil)
-            case .closed, .reset: break
-            }
-            let closed = outcome == .closed || outcome == .reset
-            switch HTTPResponse.parse(received, connectionClosed: closed) {
-            case .incomplete:
-                if closed { return (.failed, "connection closed inside the response", nil) }
-            case .malformed(let why):
-                if received.isEmpty { return (.failed, "connection closed with no response", nil) }
-                return (.portal, "unexpected answer (\(why))", nil)
-            case .complete(let response):
-                return classify(response)
-            }
+        var phases = HTTPProbe.Phases()
+        switch try HTTPProbe(userAgent: userAgent).get(address, host: host, port: port, path: path, deadline: deadline, phases: &phases) {
+        case .response(let response, _): return classify(response)
+        case .notConnected(let why): return (.failed, why.detail, nil)
+        case .noResponse(let why): return (.failed, why, nil)
+        case .malformed(let why): return (.portal, "unexpected answer (\(why))", nil)
         }
     }
 

@@ -11,7 +11,9 @@ public struct ProbeResult: Hashable, Sendable {
     public var spec: ProbeSpec
     public var outcome: Outcome
     /// From the start of the probe (name resolution included) to its verdict.
-    public var milliseconds: Double
+    public var elapsed: TimeSpan
+    /// `elapsed` in milliseconds, fractions kept, as the reports print it.
+    public var milliseconds: Double { Double(elapsed.nanoseconds) / 1e6 }
     /// What was seen: "HTTP 204", "redirected to http://...", "connection refused", "timed out".
     public var detail: String
     /// The HTTP redirect target, when there was one.
@@ -20,11 +22,11 @@ public struct ProbeResult: Hashable, Sendable {
     public var family: AddressFamily?
 
     public init(
-        spec: ProbeSpec, outcome: Outcome, milliseconds: Double, detail: String, location: String? = nil, family: AddressFamily? = nil
+        spec: ProbeSpec, outcome: Outcome, elapsed: TimeSpan, detail: String, location: String? = nil, family: AddressFamily? = nil
     ) {
         self.spec = spec
         self.outcome = outcome
-        self.milliseconds = milliseconds
+        self.elapsed = elapsed
         self.detail = detail
         self.location = location
         self.family = family

@@ -10,7 +10,7 @@ import ReachSystem
 ///   nothing more is waited for until the facts are asked afresh (watch, after a signal).
 /// - Answers are kept until a signal says they changed (`handleSignals`).
 public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
-    static let patienceMilliseconds: Int64 = 250
+    static let patience = TimeSpan(milliseconds: 250)
 
     static let modemManager = "org.freedesktop.ModemManager1"
     static let modemManagerPath = "/org/freedesktop/ModemManager1"
@@ -36,23 +36,23 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     private let address: () -> DBusAddress?
     private let connector: (DBusAddress) -> DBusTransport?
     private let userID: () -> UInt32
-    private let clock: () -> Int64
-    private let patience: Int64
+    private let clock: () -> MonotonicInstant
+    private let patience: TimeSpan
 
     private var connection: DBusConnection?
     /// Connecting was tried (and failed, when `connection` is nil): status does not try again.
     private var attempted = false
     private var subscribed = false
     /// The end of this round's patience; nil before its first question.
-    private var deadline: Int64?
+    private var deadline: MonotonicInstant?
     private var gaveUp = false
     /// nil: not asked in this round.
     private var modems: [ModemFacts]?
     /// An array, not a dictionary: a link or two, and no new Dictionary type at start-up.
     private var metered: [(link: String, value: Metered?)] = []
 
-    init(address: @escaping () -> DBusAddress?, userID: @escaping () -> UInt32, clock: @escaping () -> Int64,
-                patience: Int64 = BusLinkFacts.patienceMilliseconds, connector: @escaping (DBusAddress) -> DBusTransport?) {
+    init(address: @escaping () -> DBusAddress?, userID: @escaping () -> UInt32, clock: @escaping () -> MonotonicInstant,
+                patience: TimeSpan = BusLinkFacts.patience, connector: @escaping (DBusAddress) -> DBusTransport?) {
         self.address = address
         self.userID = userID
         self.clock = clock
@@ -65,7 +65,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     public static func systemBus() -> BusLinkFacts {
         BusLinkFacts(
             address: { DBusAddress.systemBus(environment: CurrentProcess.environment("DBUS_SYSTEM_BUS_ADDRESS")) },
-            userID: { UnixStreamSocket.userID }, clock: SystemClock.monotonicMilliseconds,
+            userID: { UnixStreamSocket.userID }, clock: MonotonicInstant.now,
             connector: { UnixStreamSocket.connect(path: $0.path, isAbstract: $0.isAbstract) })
     }
 
@@ -136,7 +136,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
               let connection, let more = try? connection.send([
                   .call(destination: Self.networkManager, path: path, interface: Self.propertiesInterface, member: "Get",
                         body: [.string(Self.deviceInterface), .string("Metered")]),
-              ], timeoutMilliseconds: remaining()), let reply = wait(for: more)?[more[0]], reply.kind == .methodReturn
+              ], timeout: remaining()), let reply = wait(for: more)?[more[0]], reply.kind == .methodReturn
         else { return record(link: name, metered: nil, modems: nil) }
         record(link: name, metered: reply.body.first?.uint32.map(Metered.init(rawValue:)), modems: nil)
     }
@@ -146,10 +146,10 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         metered.append((link, value))
     }
 
-    private func remaining() -> Int32 {
+    private func remaining() -> TimeSpan {
         let now = clock()
         if deadline == nil { deadline = now + patience }
-        return Int32(clamping: max(0, deadline! - now))
+        return deadline!.remaining(from: now)
     }
 
     /// Whether there is a connection: made, logged in and subscribed (the login, Hello and
@@ -168,7 +168,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
                              member: "AddMatch", body: [.string(rule)], flags: .noReplyExpected)
         } : []
         // A bus that refuses us is no bus: the facts stay unknown, and the next question tries again.
-        guard (try? made.start(userID: userID(), calls: matches, timeoutMilliseconds: remaining())) != nil else { return false }
+        guard (try? made.start(userID: userID(), calls: matches, timeout: remaining())) != nil else { return false }
         connection = made
         return true
     }
@@ -177,7 +177,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
     private func send(_ calls: [DBusMessage]) -> [UInt32]? {
         guard let connection else { return nil }
         do {
-            return try connection.send(calls, timeoutMilliseconds: remaining())
+            return try connection.send(calls, timeout: remaining())
         } catch {
             dropConnection()
             return nil
@@ -207,8 +207,4 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
 }
 
 extension UnixStreamSocket: DBusTransport {
-    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool {
-        send(bytes, timeoutMilliseconds: timeoutMilliseconds, now: SystemClock.monotonicMilliseconds)
-    }
-
 }

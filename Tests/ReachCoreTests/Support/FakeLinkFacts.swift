@@ -1,4 +1,5 @@
 @testable import ReachCore
+import ReachSystem
 
 /// ModemManager's and NetworkManager's word on links, from a table; records what was asked.
 final class FakeLinkFacts: LinkFactsSource {
@@ -22,12 +23,14 @@ final class FakeBus: DBusTransport {
     private(set) var calls: [DBusMessage] = []
     var answer: (DBusMessage) -> [DBusMessage]
     var queued: [UInt8] = []
-    var now: Int64 = 1000
+    /// Where the manual clock starts.
+    static let start = MonotonicInstant(nanoseconds: 1_000_000_000)
+    var now = FakeBus.start
     private var serial: UInt32 = 100
 
     init(answer: @escaping (DBusMessage) -> [DBusMessage]) { self.answer = answer }
 
-    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool {
+    func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool {
         writes.append(bytes)
         var rest = bytes[...]
         if writes.count == 1 {
@@ -56,8 +59,8 @@ final class FakeBus: DBusTransport {
         return queued
     }
 
-    func waitReadable(timeoutMilliseconds: Int32) -> Bool {
-        if queued.isEmpty { now += Int64(timeoutMilliseconds) }
+    func waitReadable(timeout: TimeSpan) -> Bool {
+        if queued.isEmpty { now += timeout }
         return !queued.isEmpty
     }
 

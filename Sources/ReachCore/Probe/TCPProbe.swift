@@ -1,0 +1,40 @@
+import ReachSystem
+
+/// A TCP connect within a deadline: the one TCP probe of `reach status --probe`,
+/// `reach watch --probe` and the exporter's tcp module, and the connection under their
+/// HTTP GET (`HTTPProbe`).
+public enum TCPProbe {
+    /// Why no connection came: one line for the command line's verdict, and the route type
+    /// for the exporter's reach_probe_route_refused.
+    public struct Failure: Error, Equatable, Sendable {
+        /// "connection refused by 192.0.2.1 port 80", "timed out connecting to ...".
+        public var detail: String
+        /// The route type behind the kernel's refusal of the connect, before any packet
+        /// left; nil when the answer came from the network or nothing came.
+        public var routeRefusal: UnreachableReason?
+
+        public init(detail: String, routeRefusal: UnreachableReason? = nil) {
+            self.detail = detail
+            self.routeRefusal = routeRefusal
+        }
+    }
+
+    /// A connection to `address` port `port`, or the failure that says why there is none.
+    /// A failing system call that says nothing about the network is thrown.
+    public static func connect(to address: IPAddress, port: UInt16, deadline: MonotonicInstant) throws -> Result<TCPConnection, Failure> {
+        result(of: try TCPConnection.connect(to: address, port: port, deadline: deadline), address: address, port: port)
+    }
+
+    static func result(of outcome: TCPConnection.ConnectOutcome, address: IPAddress, port: UInt16) -> Result<TCPConnection, Failure> {
+        switch outcome {
+        case .connected(let open): return .success(open)
+        case .refused: return .failure(Failure(detail: "connection refused by \(address) port \(port)"))
+        case .unreachable(let errno): return .failure(Failure(detail: "\(address) port \(port): \(errno)"))
+        case .routeRefused(let errno):
+            return .failure(Failure(
+                detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
+                routeRefusal: UnreachableReason(routeRefusal: errno)))
+        case .timedOut: return .failure(Failure(detail: "timed out connecting to \(address) port \(port)"))
+        }
+    }
+}
