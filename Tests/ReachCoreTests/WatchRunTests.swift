@@ -167,7 +167,7 @@ final class WatchRunTests: XCTestCase {
     }
 
     func testOneCheckRunsAtATime() throws {
-        let checker = ConnectivityChecker(specs: [.icmp(host: "198.51.100.1")], timeoutMilliseconds: 500, runner: NetworkProbeRunner())
+        let checker = ConnectivityChecker(specs: [.icmp(host: "198.51.100.1")], timeout: .milliseconds(500), runner: NetworkProbeRunner())
         let probing = WatchProbing(checker: checker, interval: .milliseconds(60_000))
         let events = ScriptedWatchEvents([])
         let watch = loop([.address(address("198.51.100.1"))], events, probing: probing)
