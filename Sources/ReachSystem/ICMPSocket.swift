@@ -262,9 +262,9 @@ public final class ICMPSocket {
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.
     public var interruptionDescriptor: Int32 { interruption.write }
 
-    /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC nanoseconds; nil waits for
-    /// input) passes, and hands each input that arrived to `deliver`, in order.
-    public func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws(SystemCallError) {
+    /// Waits until input arrives or `deadline` passes (nil waits for input), and hands each
+    /// input that arrived to `deliver`, in order.
+    public func wait(until deadline: MonotonicInstant?, _ deliver: (TransportInput) -> Void) throws(SystemCallError) {
         // On loopback (and in a flood) the reply is often queued by the time sendto returns:
         // try recvmsg first and skip ppoll, as iputils gets by with sendto + recvmsg per echo.
         // After a miss, try again only every 16th wait; after `hitsBeforePoll` hits in a row,

@@ -65,9 +65,9 @@ public final class ICMPSocketGroup {
     /// reads until nothing is left), without starving the other socket or the clock.
     static let datagramsPerWait = 64
 
-    /// Waits until input arrives on any socket or `deadline` (CLOCK_MONOTONIC nanoseconds;
-    /// nil waits for input) passes, and hands each input to `deliver` with its family.
-    public func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws(SystemCallError) {
+    /// Waits until input arrives on any socket or `deadline` passes (nil waits for input),
+    /// and hands each input to `deliver` with its family.
+    public func wait(until deadline: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws(SystemCallError) {
         guard let first = sockets.first else { throw SystemCallError("poll (no ICMP socket open)", .addressFamilyNotSupported) }
         var entries = sockets.map { pollfd(fd: $0.fileDescriptor, events: Int16(POLLIN), revents: 0) }
         entries.append(pollfd(fd: first.interruptionReadDescriptor, events: Int16(POLLIN), revents: 0))

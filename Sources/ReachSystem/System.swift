@@ -204,17 +204,15 @@ enum System {
         try syscall("poll") { Glibc.poll(entries.baseAddress, nfds_t(entries.count), timeoutMilliseconds) }
     }
 
-    /// ppoll(2) until `deadline` on CLOCK_MONOTONIC in nanoseconds (nil waits for input):
-    /// nanosecond waits, where poll(2) would round ping intervals to milliseconds. After an
-    /// interruption (a signal whose handler wrote to a pipe in `entries`) the remaining time
-    /// is computed again.
-    static func poll(_ entries: UnsafeMutableBufferPointer<pollfd>, until deadline: Int64?) throws(SystemCallError) -> Int32 {
+    /// ppoll(2) until `deadline` (nil waits for input): nanosecond waits, where poll(2) would
+    /// round ping intervals to milliseconds. After an interruption (a signal whose handler
+    /// wrote to a pipe in `entries`) the remaining time is computed again.
+    static func poll(_ entries: UnsafeMutableBufferPointer<pollfd>, until deadline: MonotonicInstant?) throws(SystemCallError) -> Int32 {
         try syscall("ppoll") {
             var timeout = timespec()
             if let deadline {
-                // The engine says "at once" with Int64.min: no overflow, no negative wait.
-                let now = SystemClock.monotonicNanoseconds()
-                let remaining = deadline <= now ? 0 : deadline - now
+                // A deadline in the past (the engine's "at once") is a wait of 0, never negative.
+                let remaining = deadline.remaining(from: .now()).nanoseconds
                 timeout.tv_sec = Int(remaining / 1_000_000_000)
                 timeout.tv_nsec = Int(remaining % 1_000_000_000)
             }

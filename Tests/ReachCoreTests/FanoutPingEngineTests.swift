@@ -3,7 +3,7 @@ import XCTest
 import ReachSystem
 
 /// Sockets of both families on the manual clock: probes answered as a script says.
-final class FakeFanoutTransport: FanoutPingTransport {
+final class FakeFanoutTransport: PingTransport {
     let clock: ManualClock
     /// For each probe sent (its target and packet): what arrives, and after how long.
     var answer: (IPAddress, [UInt8]) -> [(delay: Int64, input: TransportInput)] = { _, _ in [] }
@@ -24,7 +24,12 @@ final class FakeFanoutTransport: FanoutPingTransport {
         return nil
     }
 
-    func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+    func identifier(for family: AddressFamily) -> UInt16 { family == .ipv4 ? 0x4242 : 0x4343 }
+    func kind(for family: AddressFamily) -> ICMPSocketKind? { .datagram }
+    func interrupt() { scheduled.insert((clock.monotonicNanoseconds, .ipv4, .interrupted), at: 0) }
+
+    func wait(until instant: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+        let deadline = instant?.nanoseconds
         guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
             guard let deadline else { throw SystemCallError("wait", .invalidArgument) }
             clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)

@@ -27,8 +27,15 @@ final class FakeTransport: PingTransport {
         self.clock = clock
     }
 
+    /// The family of the last target sent to: the one socket's.
+    private var family = AddressFamily.ipv4
+
+    func identifier(for family: AddressFamily) -> UInt16 { identifier }
+    func kind(for family: AddressFamily) -> ICMPSocketKind? { kind }
+
     func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
         beforeSend()
+        family = target.family
         let sequence = UInt16(packet[6]) << 8 | UInt16(packet[7])
         if let error = refuse(sequence) { return error }
         sent.append((sequence, clock.monotonicNanoseconds))
@@ -47,7 +54,8 @@ final class FakeTransport: PingTransport {
         scheduled.sort { $0.time < $1.time }
     }
 
-    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
+    func wait(until instant: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+        let deadline = instant?.nanoseconds
         guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
             guard let deadline else { throw SystemCallError("wait", .invalidArgument) } // would block forever
             clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
@@ -63,7 +71,7 @@ final class FakeTransport: PingTransport {
             if datagram.kernelTimestamp == 0 { datagram.kernelTimestamp = input.time + clock.realtimeOffset }
             return .datagram(datagram)
         }
-        inputs.forEach(deliver)
+        for input in inputs { deliver(family, input) }
     }
 }
 

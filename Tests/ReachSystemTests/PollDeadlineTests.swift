@@ -5,13 +5,13 @@ import XCTest
 
 @testable import ReachSystem
 
-/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is Int64.min, which once
-/// overflowed the remaining-time subtraction (a trap on a firewall's EPERM, found by PingTests).
+/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is the earliest instant, which
+/// once overflowed the remaining-time subtraction (a trap on a firewall's EPERM, found by PingTests).
 final class PollDeadlineTests: XCTestCase {
     private func poll(_ descriptor: Int32, until deadline: Int64) throws -> Int16 {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         _ = try withUnsafeMutablePointer(to: &entry) { (pointer) throws(SystemCallError) in
-            try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), until: deadline)
+            try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), until: MonotonicInstant(nanoseconds: deadline))
         }
         return entry.revents
     }

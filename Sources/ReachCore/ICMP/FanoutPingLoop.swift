@@ -1,25 +1,13 @@
 import ReachSystem
 
-/// One ICMP socket per family, as a fan-out run uses them: `ICMPSocketGroup` (ReachSystem)
-/// in a real run, a fake in tests.
-public protocol FanoutPingTransport: AnyObject {
-    /// Sends one probe through the socket of the target's family; a refusal that is a
-    /// verdict about the path is returned, any other failure thrown.
-    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno?
-    /// Waits until input arrives or `deadline` passes; each input with its socket's family.
-    func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws
-}
-
-extension ICMPSocketGroup: FanoutPingTransport {}
-
 /// Drives a `FanoutPingEngine` over a transport and a clock: sends each probe when it may
 /// go, feeds in what arrives, advances time, and hands every event to `handle` in order.
 public struct FanoutPingLoop {
     public var engine: FanoutPingEngine
-    public let transport: FanoutPingTransport
+    public let transport: PingTransport
     public let clock: PingClock
 
-    public init(engine: FanoutPingEngine, transport: FanoutPingTransport, clock: PingClock) {
+    public init(engine: FanoutPingEngine, transport: PingTransport, clock: PingClock) {
         self.engine = engine
         self.transport = transport
         self.clock = clock
@@ -57,7 +45,7 @@ public struct FanoutPingLoop {
                 // are read between any two sends, so a burst cannot overflow the receive buffer.
             }
             let wake = [engine.nextWakeTime(), nextReport].compactMap { $0 }.min()
-            try transport.wait(until: wake) { family, input in
+            try transport.wait(until: wake.map(MonotonicInstant.init(nanoseconds:))) { family, input in
                 switch input {
                 case .datagram(let datagram):
                     if let event = engine.receive(datagram, family: family) { handle(event, engine) }

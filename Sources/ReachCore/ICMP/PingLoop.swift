@@ -36,7 +36,7 @@ public struct PingLoop {
             // once makes the wait return at once).
             if let probe = engine.nextProbe(now: now) { try send(probe, to: target, through: transport, clock: clock, handle) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
-            try transport.wait(until: engine.nextWakeTime()) { input in
+            try transport.wait(until: engine.nextWakeTime().map(MonotonicInstant.init(nanoseconds:))) { _, input in
                 switch input {
                 case .datagram(let datagram):
                     receivedAt = datagram.monotonicTime
