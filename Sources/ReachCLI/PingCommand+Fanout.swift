@@ -4,8 +4,8 @@ import ReachSystem
 extension PingOptions {
     /// fping's defaults where iputils has none for a run over many targets: 10 ms between
     /// any two probes (fping -i), each target every second (fping -p).
-    static let fanoutDefaultInterval: Int64 = 10_000_000
-    static let fanoutDefaultPeriod: Int64 = 1_000_000_000
+    static let fanoutDefaultInterval = TimeSpan.milliseconds(10)
+    static let fanoutDefaultPeriod = TimeSpan.seconds(1)
     /// --each-rtt keeps 8 bytes per probe per target: -c times the targets is bounded to
     /// keep at most 64 MiB.
     static let mostKeptRoundTrips = 8 * 1024 * 1024
@@ -45,7 +45,7 @@ extension PingOptions {
             }
         }
         try Capabilities.limitToNetRaw()
-        if !Capabilities.netRawPermitted && configuration.intervalNanoseconds < PingSettings.minimumUserInterval {
+        if !Capabilities.netRawPermitted && configuration.interval < PingSettings.minimumUserInterval {
             throw PermissionError(
                 "cannot use -i below 0.002 s: CAP_NET_RAW is not permitted (setcap cap_net_raw+p on the reach binary, or run as root)")
         }
@@ -106,21 +106,21 @@ extension PingOptions {
     func fanoutConfiguration(_ settings: PingSettings) throws -> FanoutPingConfiguration {
         var configuration = FanoutPingConfiguration()
         configuration.count = settings.configuration.count
-        configuration.deadlineNanoseconds = settings.configuration.deadlineNanoseconds
+        configuration.deadline = settings.configuration.deadline
         configuration.payloadSize = settings.configuration.payloadSize
         configuration.payloadPattern = settings.configuration.payloadPattern
         // fping -l: count mode without an end (its loop_flag schedules each next probe as -c does).
         if loop { configuration.count = Int.max }
         configuration.count = eachRTT ? (configuration.count ?? 1) : configuration.count
         configuration.recordsEachProbe = eachRTT
-        configuration.intervalNanoseconds = try interval.map { try PingSettings.seconds($0, option: "-i", allowsZero: true) }
+        configuration.interval = try interval.map { try PingSettings.seconds($0, option: "-i", allowsZero: true) }
             ?? Self.fanoutDefaultInterval
-        configuration.periodNanoseconds = try period.map { try PingSettings.seconds($0, option: "--period", allowsZero: false) }
+        configuration.period = try period.map { try PingSettings.seconds($0, option: "--period", allowsZero: false) }
             ?? Self.fanoutDefaultPeriod
         if let text = timeout {
-            configuration.timeoutNanoseconds = try PingSettings.seconds(text, option: "-W", allowsZero: false)
+            configuration.timeout = try PingSettings.seconds(text, option: "-W", allowsZero: false)
         } else if configuration.count != nil {
-            configuration.timeoutNanoseconds = FanoutPingConfiguration.countModeTimeout(period: configuration.periodNanoseconds)
+            configuration.timeout = FanoutPingConfiguration.countModeTimeout(period: configuration.period)
         }
         return configuration
     }

@@ -220,7 +220,7 @@ struct PingOptions: Equatable {
         // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
         try Capabilities.limitToNetRaw()
         let privileged = Capabilities.netRawPermitted
-        if !privileged && (flood || settings.configuration.intervalNanoseconds < PingSettings.minimumUserInterval) {
+        if !privileged && (flood || settings.configuration.interval < PingSettings.minimumUserInterval) {
             throw PermissionError(
                 "cannot flood or use -i below 0.002 s: CAP_NET_RAW is not permitted "
                     + "(setcap cap_net_raw+p on the reach binary, or run as root)")
@@ -308,7 +308,7 @@ struct PingOptions: Equatable {
                         OutputChannel.standardError.write(line)
                     }
                     if renderer.readsEveryEvent {
-                        let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
+                        let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNow : nil)
                         if !text.isEmpty {
                             out.write(text)
                             wrote = true
@@ -328,7 +328,7 @@ struct PingOptions: Equatable {
         if json {
             out.write(renderer.summary(loop.engine, status: status).serialized() + "\n")
         } else {
-            out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.intervalNanoseconds == 0))
+            out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.interval == .zero))
         }
         return status
     }
@@ -341,7 +341,7 @@ struct PingSettings {
     var socketOptions = ICMPSocketOptions()
 
     /// iputils MINUSERINTERVAL: 2 ms for users without CAP_NET_RAW.
-    static let minimumUserInterval: Int64 = 2_000_000
+    static let minimumUserInterval = TimeSpan.milliseconds(2)
 
     init(_ command: PingOptions) throws {
         if let text = command.count {
@@ -351,19 +351,19 @@ struct PingSettings {
             configuration.count = count
         }
         if let text = command.interval {
-            configuration.intervalNanoseconds = try Self.seconds(text, option: "-i", allowsZero: true)
+            configuration.interval = try Self.seconds(text, option: "-i", allowsZero: true)
         } else if command.flood {
-            configuration.intervalNanoseconds = 0
+            configuration.interval = .zero
         }
         if let text = command.timeout {
-            configuration.timeoutNanoseconds = try Self.seconds(text, option: "-W", allowsZero: false)
+            configuration.timeout = try Self.seconds(text, option: "-W", allowsZero: false)
         }
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
                 throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
             }
-            configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
+            configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
         }
         if let text = command.size {
             // The family is not known yet: the larger limit here, the target's in check(for:).
@@ -448,7 +448,7 @@ struct PingSettings {
     }
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
-    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> Int64 {
+    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
         let digits = text.filter { $0 != "." }
         guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
@@ -457,6 +457,6 @@ struct PingSettings {
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
-        return nanoseconds
+        return .nanoseconds(nanoseconds)
     }
 }

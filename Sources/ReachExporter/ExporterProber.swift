@@ -79,7 +79,7 @@ public struct ExporterProber: Sendable {
             to: address, through: socket, deadline: MonotonicInstant(nanoseconds: deadline * 1_000_000))
         measurement.routeRefusal = outcome.refusal.flatMap { UnreachableReason(routeRefusal: $0) }
         if let reply = outcome.reply {
-            icmp.rttSeconds = Double(reply.roundTripNanoseconds) / 1e9
+            icmp.rttSeconds = reply.roundTrip.secondsValue
             icmp.replyHopLimit = reply.ttl
             measurement.success = true
         }

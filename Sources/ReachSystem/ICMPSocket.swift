@@ -321,7 +321,7 @@ public final class ICMPSocket {
     private struct Received {
         var length = -1
         var ttl: Int? = nil
-        var timestamp: Int64? = nil
+        var timestamp: RealtimeInstant? = nil
         /// IP_RECVERR / IPV6_RECVERR, and where in `control` the offender's address that
         /// follows it lies (SO_EE_OFFENDER).
         var extendedError: sock_extended_err? = nil
@@ -334,7 +334,7 @@ public final class ICMPSocket {
     func receiveDatagram(_ deliver: (TransportInput) -> Void) throws(SystemCallError) -> Bool {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
-        let now = SystemClock.monotonicNanoseconds()
+        let now = MonotonicInstant.now()
         guard takeSender(datagramLength: received.length) else { return true }
         // The datagram borrows the buffer (no copy per echo); it is done with before the next
         // recvmsg writes there, or copy-on-write gives it its own bytes.
@@ -445,7 +445,7 @@ public final class ICMPSocket {
             let dataLength = Int(current.pointee.cmsg_len) - Int(creach_cmsg_len(0))
             if level == SOL_SOCKET && type == Int32(creach_scm_timestampns), dataLength >= MemoryLayout<timespec>.size {
                 let stamp = data.loadUnaligned(as: timespec.self)
-                received.timestamp = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+                received.timestamp = RealtimeInstant(nanoseconds: Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec))
             } else if (level == Int32(IPPROTO_IP) && type == Int32(creach_ip_ttl))
                 || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_hoplimit)),
                 dataLength >= 4

@@ -18,22 +18,22 @@ public struct FanoutPingLoop {
     /// after it; a status request (SIGQUIT) calls `status`. With `reportEvery`, `report` is
     /// called each time that much more time has passed (fping -Q: main_loop's next_report_time).
     public mutating func run(
-        reportEvery: Int64? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
+        reportEvery: TimeSpan? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
         _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void
     ) throws {
         let clock = self.clock
         let transport = self.transport
-        var nextReport = reportEvery.map { clock.monotonicNanoseconds + $0 }
+        var nextReport = reportEvery.map { clock.monotonicNow + $0 }
         while !engine.isFinished {
-            let now = clock.monotonicNanoseconds
+            let now = clock.monotonicNow
             for event in engine.advance(now: now) { handle(event, engine) }
             if engine.isFinished { break }
             if let probe = engine.nextProbe(now: now) {
-                var realtime: Int64 = 0
-                var monotonic: Int64 = 0
+                var realtime = RealtimeInstant(nanoseconds: 0)
+                var monotonic = MonotonicInstant(nanoseconds: 0)
                 let failure = try transport.send(probe.bytes, to: probe.address) {
-                    monotonic = clock.monotonicNanoseconds
-                    realtime = clock.realtimeNanoseconds
+                    monotonic = clock.monotonicNow
+                    realtime = clock.realtimeNow
                 }
                 if let failure {
                     let event = engine.didFailToSend(probe, error: failure, monotonic: monotonic)
@@ -45,7 +45,7 @@ public struct FanoutPingLoop {
                 // are read between any two sends, so a burst cannot overflow the receive buffer.
             }
             let wake = [engine.nextWakeTime(), nextReport].compactMap { $0 }.min()
-            try transport.wait(until: wake.map(MonotonicInstant.init(nanoseconds:))) { family, input in
+            try transport.wait(until: wake) { family, input in
                 switch input {
                 case .datagram(let datagram):
                     if let event = engine.receive(datagram, family: family) { handle(event, engine) }
@@ -58,7 +58,7 @@ public struct FanoutPingLoop {
                 }
             }
             if let every = reportEvery, let due = nextReport, !engine.isFinished {
-                let now = clock.monotonicNanoseconds
+                let now = clock.monotonicNow
                 if now >= due {
                     report(engine)
                     var next = due

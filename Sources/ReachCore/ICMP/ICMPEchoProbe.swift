@@ -25,12 +25,11 @@ public struct ICMPEchoProbe: Sendable {
 
     /// Runs the check to `address` through `socket`, to its first reply or `deadline`.
     public func run(to address: IPAddress, through socket: ICMPSocket, deadline: MonotonicInstant) throws -> Outcome {
-        let remaining = max(TimeSpan.milliseconds(1), deadline.remaining(from: .now())).nanoseconds
+        let remaining = max(TimeSpan.milliseconds(1), deadline.remaining(from: .now()))
         // With a deadline the engine probes until `count` replies (iputils -w): one echo is one
         // request when the interval is the whole time.
-        let interval = echoes == 1 ? remaining : min(1_000_000_000, remaining / Int64(echoes))
-        let configuration = PingConfiguration(
-            count: echoes, intervalNanoseconds: interval, timeoutNanoseconds: remaining, deadlineNanoseconds: remaining)
+        let interval = echoes == 1 ? remaining : min(.seconds(1), TimeSpan(nanoseconds: remaining.nanoseconds / Int64(echoes)))
+        let configuration = PingConfiguration(count: echoes, interval: interval, timeout: remaining, deadline: remaining)
         var loop = PingLoop(
             engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
             transport: socket, clock: SystemClock())

@@ -3,8 +3,8 @@ import ReachSystem
 /// The two clocks a pinger reads: CLOCK_MONOTONIC for scheduling, CLOCK_REALTIME for
 /// the send time that the kernel's receive timestamp (also CLOCK_REALTIME) is taken against.
 public protocol PingClock: AnyObject {
-    var monotonicNanoseconds: Int64 { get }
-    var realtimeNanoseconds: Int64 { get }
+    var monotonicNow: MonotonicInstant { get }
+    var realtimeNow: RealtimeInstant { get }
 }
 
 /// ICMP sockets as the ping loop uses them, one per family at most: `ICMPSocket` (one
@@ -42,3 +42,8 @@ extension ICMPSocketGroup: PingTransport {
 }
 
 extension SystemClock: PingClock {}
+
+extension MonotonicInstant {
+    /// The engines' "due at once": earlier than any reading of the clock.
+    static let atOnce = MonotonicInstant(nanoseconds: .min)
+}

@@ -8,7 +8,7 @@ extension NetworkProbeRunner {
         let outcome = try ICMPEchoProbe(echoes: 3).run(
             to: address, through: socket, deadline: MonotonicInstant(nanoseconds: deadline * 1_000_000))
         if let reply = outcome.reply {
-            let roundTrip = MillisecondText.threeDecimals(microseconds: reply.roundTripNanoseconds / 1000)
+            let roundTrip = MillisecondText.threeDecimals(microseconds: reply.roundTrip.microseconds)
             return (.passed, "echo reply from \(reply.from) in \(roundTrip) ms", nil)
         }
         return (.failed, outcome.failure ?? "no echo reply from \(address) (timed out)", nil)
