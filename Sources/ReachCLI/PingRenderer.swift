@@ -202,7 +202,7 @@ final class PingRenderer {
 
     /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100): six significant digits,
     /// trailing zeros dropped, an exponent below 1e-4 or from 1e6. Written out rather than
-    /// through vsnprintf, whose CVarArg boxing costs half a million instructions at start-up.
+    /// through vsnprintf, whose CVarArg boxing is a start-up cost.
     static func shortest(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         if value == 0 { return value.sign == .minus ? "-0" : "0" }

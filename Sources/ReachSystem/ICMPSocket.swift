@@ -254,9 +254,9 @@ public final class ICMPSocket {
         System.writeByte(interruption.write, InterruptSignal.Byte.stop.rawValue)
     }
 
-    /// Hits in a row before one ppoll that looks at the interruption pipe: 1,024 echoes of a
-    /// loopback flood take under 10 ms, so Ctrl-C is seen that late at most, and a flood of
-    /// 10,000 makes 10 ppoll calls instead of 300 (iputils makes none).
+    /// Hits in a row before one ppoll that looks at the interruption pipe: a flood on loopback
+    /// still sees Ctrl-C promptly, with a ppoll per 1,024 echoes rather than one per few
+    /// (iputils makes none).
     static let hitsBeforePoll = 1024
 
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.

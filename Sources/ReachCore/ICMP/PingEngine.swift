@@ -397,9 +397,8 @@ public struct PingEngine: Sendable {
 private struct ProbeTable {
     private var slots: [(number: Int, probe: PingEngine.Probe)] = []
 
-    /// With `-c`, room for every probe up front: grown by doubling, the table of a
-    /// 10,000-echo flood was copied eight times and cost 200 page faults of the run's 530
-    /// (about 4 ms of system time in a VM; `make bench`).
+    /// With `-c`, room for every probe up front: grown by doubling, a flood's table was
+    /// copied at each doubling, page faults that `make bench` measures.
     init(expecting count: Int?) {
         if let count, count > 0 { slots.reserveCapacity(min(count, 0x10000)) }
     }
