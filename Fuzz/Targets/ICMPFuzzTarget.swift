@@ -65,25 +65,25 @@ private struct EngineRun {
     var engine: PingEngine
     let target: IPAddress
     let includesIPHeader: Bool
-    var now: Int64 = 0
+    var now = MonotonicInstant(nanoseconds: 0)
     /// Sequences a reply was counted for.
     var received = Set<UInt16>()
 
     init(target: IPAddress, identifier: UInt16, includesIPHeader: Bool) {
         self.target = target
         self.includesIPHeader = includesIPHeader
-        let configuration = PingConfiguration(count: 16, intervalNanoseconds: 1_000_000, timeoutNanoseconds: 100_000_000)
+        let configuration = PingConfiguration(count: 16, interval: .milliseconds(1), timeout: .milliseconds(100))
         engine = PingEngine(target: target, identifier: identifier, configuration: configuration)
         for _ in 0..<16 {
             sendDue()
-            now += 1_000_000
+            now += .milliseconds(1)
         }
         precondition(engine.statistics.transmitted == 16, "sent \(engine.statistics.transmitted) of 16")
     }
 
     mutating func sendDue() {
         while let probe = engine.nextProbe(now: now) {
-            check(engine.didSend(probe, realtime: now, monotonic: now), before: engine.statistics)
+            check(engine.didSend(probe, realtime: RealtimeInstant(nanoseconds: now.nanoseconds), monotonic: now), before: engine.statistics)
         }
     }
 
@@ -103,7 +103,7 @@ private struct EngineRun {
     }
 
     mutating func advance(by nanoseconds: Int64) {
-        now += nanoseconds
+        now += .nanoseconds(nanoseconds)
         let before = engine.statistics
         for event in engine.advance(now: now) { check(event, before: before) }
         if !engine.isFinished { sendDue() }

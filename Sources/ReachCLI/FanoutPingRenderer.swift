@@ -22,13 +22,13 @@ final class FanoutPingRenderer {
     private var width = 0
     /// For --stats (fping print_global_stats): when the run began, and the counts no
     /// target's counters hold.
-    private let startTime = SystemClock.monotonicNanoseconds()
+    private let startTime = MonotonicInstant.now()
     private var timeouts = 0
     private var otherICMP = 0
     /// For --squiet (fping's `_i` counters): each target's counters at the last report,
     /// and its round trips since.
     private var reported: [(sent: Int, received: Int)] = []
-    private var intervalTimes: [(minimum: Int64, maximum: Int64, total: Int64)] = []
+    private var intervalTimes: [(minimum: TimeSpan, maximum: TimeSpan, total: TimeSpan)] = []
     private let out = OutputChannel.standard
     private let err = OutputChannel.standardError
 
@@ -51,7 +51,7 @@ final class FanoutPingRenderer {
         self.addresses = addresses
         width = names.reduce(0) { max($0, $1.count) }
         reported = Array(repeating: (0, 0), count: names.count)
-        intervalTimes = Array(repeating: (0, 0, 0), count: names.count)
+        intervalTimes = Array(repeating: (.zero, .zero, .zero), count: names.count)
     }
 
     private func padded(_ target: Int) -> String {
@@ -94,7 +94,7 @@ final class FanoutPingRenderer {
             }
             guard !quiet else { return }
             var line = stamp() + "\(padded(target)) : [\(index)], \(bytes) bytes, \(Self.time(rtt)) ms"
-            line += " (\(Self.time(counters.averageNanoseconds ?? 0)) avg, \(counters.lossPercent)% loss)"
+            line += " (\(Self.time(counters.average ?? .zero)) avg, \(counters.lossPercent)% loss)"
             if from.bytes != addresses[target].bytes { line += " [<- \(from)]" }
             out.write(line + "\n")
         case .duplicate(let target, let index, let bytes, let rtt, let from, _):
@@ -106,7 +106,7 @@ final class FanoutPingRenderer {
         case .timedOut(let target, let index):
             guard countMode && !quiet else { return }
             let counters = engine.statistics[target]
-            let average = counters.averageNanoseconds.map(Self.time) ?? "NaN"
+            let average = counters.average.map(Self.time) ?? "NaN"
             out.write(stamp() + "\(padded(target)) : [\(index)], timed out (\(average) avg, \(counters.lossPercent)% loss)\n")
         case .icmpError(let target, _, let from, let type, let code):
             guard !quiet else { return }
@@ -138,7 +138,7 @@ final class FanoutPingRenderer {
                 "reply", target,
                 probe(index) + [
                     ("from", .string(from.description)), ("ttl", ttl.map { .int(Int64($0)) } ?? .null), ("bytes", .int(Int64(bytes))),
-                    ("rtt_ms", .number(Double(rtt) / 1e6)), ("duplicate", .bool(duplicate)),
+                    ("rtt_ms", .number(Double(rtt.nanoseconds) / 1e6)), ("duplicate", .bool(duplicate)),
                 ])
         case .timedOut(let target, let index):
             return self.event("timeout", target, probe(index))
@@ -167,8 +167,8 @@ final class FanoutPingRenderer {
             guard target < intervalTimes.count else { return }
             var times = intervalTimes[target]
             // fping stats_add: 0 stands for "none yet".
-            if times.maximum == 0 || rtt > times.maximum { times.maximum = rtt }
-            if times.minimum == 0 || rtt < times.minimum { times.minimum = rtt }
+            if times.maximum == .zero || rtt > times.maximum { times.maximum = rtt }
+            if times.minimum == .zero || rtt < times.minimum { times.minimum = rtt }
             times.total += rtt
             intervalTimes[target] = times
         case .timedOut: timeouts += 1
@@ -190,12 +190,12 @@ final class FanoutPingRenderer {
             let times = intervalTimes[target]
             text += "\(padded(target)) :" + Self.counts(sent: sent, received: received)
             if received > 0 {
-                let average = times.total / Int64(received)
+                let average = TimeSpan(nanoseconds: times.total.nanoseconds / Int64(received))
                 text += ", min/avg/max = \(Self.time(times.minimum))/\(Self.time(average))/\(Self.time(times.maximum))"
             }
             text += "\n"
             reported[target] = (counters.sent, counters.received)
-            intervalTimes[target] = (0, 0, 0)
+            intervalTimes[target] = (.zero, .zero, .zero)
         }
         err.write(text)
     }
@@ -215,19 +215,19 @@ final class FanoutPingRenderer {
         }
         var received = 0
         var replies = 0
-        var sum: Int64 = 0
-        var minimum: Int64 = 0
-        var maximum: Int64 = 0
+        var sum = TimeSpan.zero
+        var minimum = TimeSpan.zero
+        var maximum = TimeSpan.zero
         for counters in engine.statistics {
             received += counters.receivedTotal
             replies += counters.received
-            sum += counters.totalNanoseconds
+            sum += counters.total
             if counters.received > 0 {
-                if minimum == 0 || counters.minimumNanoseconds < minimum { minimum = counters.minimumNanoseconds }
-                maximum = max(maximum, counters.maximumNanoseconds)
+                if minimum == .zero || counters.minimum < minimum { minimum = counters.minimum }
+                maximum = max(maximum, counters.maximum)
             }
         }
-        let seconds = Self.fixed(Double(SystemClock.monotonicNanoseconds() - startTime) / 1e9, decimals: 3)
+        let seconds = Self.fixed((MonotonicInstant.now() - startTime).secondsValue, decimals: 3)
         return """
 
              \(count(names.count)) targets
@@ -241,7 +241,7 @@ final class FanoutPingRenderer {
              \(count(otherICMP)) other ICMP received
 
              \(Self.time(minimum)) ms (min round trip time)
-             \(Self.time(replies > 0 ? sum / Int64(replies) : 0)) ms (avg round trip time)
+             \(Self.time(TimeSpan(nanoseconds: replies > 0 ? sum.nanoseconds / Int64(replies) : 0))) ms (avg round trip time)
              \(Self.time(maximum)) ms (max round trip time)
              \(String(repeating: " ", count: max(0, 12 - seconds.count)) + seconds) sec (elapsed real time)
 
@@ -296,12 +296,11 @@ final class FanoutPingRenderer {
             let counters = engine.statistics[target]
             text += "\(padded(target)) :"
             if eachRTT {
-                for rtt in counters.roundTrips.prefix(counters.sent) { text += rtt >= 0 ? " " + Self.time(rtt) : " -" }
+                for rtt in counters.roundTrips.prefix(counters.sent) { text += rtt >= .zero ? " " + Self.time(rtt) : " -" }
             } else {
                 text += Self.counts(sent: counters.sent, received: counters.received)
-                if let average = counters.averageNanoseconds {
-                    text += ", min/avg/max = \(Self.time(counters.minimumNanoseconds))/\(Self.time(average))"
-                        + "/\(Self.time(counters.maximumNanoseconds))"
+                if let average = counters.average {
+                    text += ", min/avg/max = \(Self.time(counters.minimum))/\(Self.time(average))/\(Self.time(counters.maximum))"
                 }
             }
             text += "\n"
@@ -312,10 +311,10 @@ final class FanoutPingRenderer {
     private func summaryEvent(_ engine: FanoutPingEngine, _ target: Int) -> String {
         let counters = engine.statistics[target]
         let rtt: JSONValue =
-            counters.averageNanoseconds.map { average in
+            counters.average.map { average in
                 .object([
-                    ("min", .number(Double(counters.minimumNanoseconds) / 1e6)), ("avg", .number(Double(average) / 1e6)),
-                    ("max", .number(Double(counters.maximumNanoseconds) / 1e6)),
+                    ("min", .number(Double(counters.minimum.nanoseconds) / 1e6)), ("avg", .number(Double(average.nanoseconds) / 1e6)),
+                    ("max", .number(Double(counters.maximum.nanoseconds) / 1e6)),
                 ])
             } ?? .null
         var fields: [(String, JSONValue)] = [
@@ -323,7 +322,9 @@ final class FanoutPingRenderer {
             ("loss_percent", .number(Double(counters.lossPercent))), ("rtt_ms", rtt), ("alive", .bool(counters.received > 0)),
         ]
         if eachRTT {
-            let each = counters.roundTrips.prefix(counters.sent).map { $0 >= 0 ? JSONValue.number(Double($0) / 1e6) : .null }
+            let each = counters.roundTrips.prefix(counters.sent).map { rtt -> JSONValue in
+                rtt >= .zero ? .number(Double(rtt.nanoseconds) / 1e6) : .null
+            }
             fields.append(("rtts_ms", .array(each)))
         }
         return event("summary", target, fields)
@@ -340,15 +341,15 @@ final class FanoutPingRenderer {
     /// fping -D: the receive time, `[1732500000.12345] `.
     private func stamp() -> String {
         guard timestamps else { return "" }
-        let now = SystemClock.realtimeNanoseconds()
-        let fraction = String((now % 1_000_000_000) / 10_000)
-        return "[\(now / 1_000_000_000).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)] "
+        let now = RealtimeInstant.now()
+        let fraction = String((now.nanoseconds % 1_000_000_000) / 10_000)
+        return "[\(now.seconds).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)] "
     }
 
     /// fping sprint_tm: milliseconds with three significant digits ("0.052", "1.23",
     /// "12.3", "123"), and "%.3e" from a million milliseconds on.
-    static func time(_ nanoseconds: Int64) -> String {
-        let milliseconds = Double(nanoseconds) / 1e6
+    static func time(_ span: TimeSpan) -> String {
+        let milliseconds = Double(span.nanoseconds) / 1e6
         if milliseconds < 1 { return fixed(milliseconds, decimals: 3) }
         if milliseconds < 10 { return fixed(milliseconds, decimals: 2) }
         if milliseconds < 100 { return fixed(milliseconds, decimals: 1) }

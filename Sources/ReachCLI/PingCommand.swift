@@ -218,13 +218,7 @@ struct PingOptions: Equatable {
     private func executeOne(host: String) throws -> ExitStatus {
         let settings = try PingSettings(self)
         // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
-        try Capabilities.limitToNetRaw()
-        let privileged = Capabilities.netRawPermitted
-        if !privileged && (flood || settings.configuration.intervalNanoseconds < PingSettings.minimumUserInterval) {
-            throw PermissionError(
-                "cannot flood or use -i below 0.002 s: CAP_NET_RAW is not permitted "
-                    + "(setcap cap_net_raw+p on the reach binary, or run as root)")
-        }
+        try Self.limitPrivileges(interval: settings.configuration.interval, refused: "cannot flood or use -i below 0.002 s", flood: flood)
         let address: IPAddress
         switch try resolve(host) {
         case .success(let resolved): address = resolved
@@ -242,14 +236,9 @@ struct PingOptions: Equatable {
     }
 
     private func resolve(_ host: String) throws -> Resolution {
-        if ipv4 && ipv6 { throw UsageError("-4 and -6 cannot be combined") }
-        let family: AddressFamily? = ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
-        if (try? IPAddress.parse(host).resolvingZone()) == nil {
-            // Not a literal: say what is wrong with a zone, or with the name, before resolving.
-            if host.contains("%") { _ = try TargetArgument.address(host) }
-            try TargetArgument.validateHostName(host)
-        }
-        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: 10_000) {
+        let family = try requestedFamily()
+        if (try? IPAddress.parse(host).resolvingZone()) == nil { try Self.checkName(host) }
+        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: Self.resolveTimeoutMilliseconds) {
         case .resolved(let addresses):
             try FamilyMismatch.check(addresses[0], against: family, target: host)
             return .success(addresses[0])
@@ -273,64 +262,70 @@ struct PingOptions: Equatable {
             json: json)
         let out = OutputChannel.standard
         let clock = SystemClock()
-        if json {
-            let start = PingEvent.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind))
-            if let object = renderer.json(start) { out.write(object.serialized() + "\n") }
-        } else {
-            // iputils: "from SOURCE INTERFACE:" with -I NAME, "from SOURCE :" with -I ADDRESS.
-            let source = interface.flatMap { name -> (IPAddress, String)? in
-                if let given = settings.socketOptions.sourceAddress { return (given, "") }
-                return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
-            }
-            // iputils -p: the pattern, before the PING line, unless -q (ping_common.c fill).
-            let pattern = settings.configuration.payloadPattern
-            if !pattern.isEmpty && !quiet { out.write("PATTERN: 0x" + pattern.map(PingSettings.hexByte).joined() + "\n") }
-            out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
-        }
+        writeHeader(renderer, address: address, socket: socket, settings: settings)
         InterruptSignal.install(writingTo: socket.interruptionDescriptor)
         var loop = PingLoop(
             engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
             transport: socket, clock: clock)
         do {
             try loop.run { event in
-                // The renderer's fields: read once per event, per echo in a flood.
-                var wrote = false
-                if renderer.json {
-                    if let object = renderer.json(event) {
-                        out.write(object.serialized() + "\n")
-                        wrote = true
-                    } else if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
-                        // An event with no JSON form (SIGQUIT's status) keeps its stderr line.
-                        OutputChannel.standardError.write(line)
-                    }
-                } else {
-                    if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
-                        OutputChannel.standardError.write(line)
-                    }
-                    if renderer.readsEveryEvent {
-                        let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNanoseconds : 0)
-                        if !text.isEmpty {
-                            out.write(text)
-                            wrote = true
-                        }
-                    }
-                }
                 // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
                 // rather than ping on forever into a closed pipe. Asked only after a write
                 // (the class property is an exclusivity check per read: per event, in -f -q).
-                if wrote && out.readerGone { socket.interrupt() }
+                if Self.write(event, renderer: renderer, to: out, clock: clock) && out.readerGone { socket.interrupt() }
             }
         } catch {
-            OutputChannel.standardError.write("reach: system failure: \(error)\n")
-            return .systemFailure
+            return Self.systemFailure(error)
         }
         let status: ExitStatus = loop.engine.succeeded ? .success : .notReachable
         if json {
             out.write(renderer.summary(loop.engine, status: status).serialized() + "\n")
         } else {
-            out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.intervalNanoseconds == 0))
+            out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.interval == .zero))
         }
         return status
+    }
+
+    /// The JSON start event, or iputils' PATTERN and PING lines.
+    private func writeHeader(_ renderer: PingRenderer, address: IPAddress, socket: ICMPSocket, settings: PingSettings) {
+        let out = OutputChannel.standard
+        if json {
+            let start = PingEvent.started(PingStart(address: address, identifier: socket.identifier, socketKind: socket.kind))
+            if let object = renderer.json(start) { out.write(object.serialized() + "\n") }
+            return
+        }
+        // iputils: "from SOURCE INTERFACE:" with -I NAME, "from SOURCE :" with -I ADDRESS.
+        let source = interface.flatMap { name -> (IPAddress, String)? in
+            if let given = settings.socketOptions.sourceAddress { return (given, "") }
+            return ICMPSocketOptions.sourceAddress(toward: address, interface: name).map { ($0, name) }
+        }
+        // iputils -p: the pattern, before the PING line, unless -q (ping_common.c fill).
+        let pattern = settings.configuration.payloadPattern
+        if !pattern.isEmpty && !quiet { out.write("PATTERN: 0x" + pattern.map(PingSettings.hexByte).joined() + "\n") }
+        out.write(renderer.header(source: source.map { (address: $0.0, interface: $0.1) }))
+    }
+
+    /// One event's lines: JSON or iputils' text on stdout, diagnostics on stderr. Whether
+    /// anything went to stdout.
+    private static func write(_ event: PingEvent, renderer: PingRenderer, to out: OutputChannel, clock: SystemClock) -> Bool {
+        // The renderer's fields: read once per event, per echo in a flood.
+        if renderer.json {
+            if let object = renderer.json(event) {
+                out.write(object.serialized() + "\n")
+                return true
+            }
+            // An event with no JSON form (SIGQUIT's status) keeps its stderr line.
+            if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) { OutputChannel.standardError.write(line) }
+            return false
+        }
+        if PingRenderer.hasDiagnostic(event), let line = renderer.diagnostic(event) {
+            OutputChannel.standardError.write(line)
+        }
+        guard renderer.readsEveryEvent else { return false }
+        let text = renderer.text(event, realtime: renderer.showsTimestamps ? clock.realtimeNow : nil)
+        guard !text.isEmpty else { return false }
+        out.write(text)
+        return true
     }
 }
 
@@ -341,7 +336,7 @@ struct PingSettings {
     var socketOptions = ICMPSocketOptions()
 
     /// iputils MINUSERINTERVAL: 2 ms for users without CAP_NET_RAW.
-    static let minimumUserInterval: Int64 = 2_000_000
+    static let minimumUserInterval = TimeSpan.milliseconds(2)
 
     init(_ command: PingOptions) throws {
         if let text = command.count {
@@ -351,19 +346,19 @@ struct PingSettings {
             configuration.count = count
         }
         if let text = command.interval {
-            configuration.intervalNanoseconds = try Self.seconds(text, option: "-i", allowsZero: true)
+            configuration.interval = try Self.seconds(text, option: "-i", allowsZero: true)
         } else if command.flood {
-            configuration.intervalNanoseconds = 0
+            configuration.interval = .zero
         }
         if let text = command.timeout {
-            configuration.timeoutNanoseconds = try Self.seconds(text, option: "-W", allowsZero: false)
+            configuration.timeout = try Self.seconds(text, option: "-W", allowsZero: false)
         }
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
                 throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
             }
-            configuration.deadlineNanoseconds = seconds == 0 ? nil : seconds * 1_000_000_000
+            configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
         }
         if let text = command.size {
             // The family is not known yet: the larger limit here, the target's in check(for:).
@@ -374,17 +369,22 @@ struct PingSettings {
             }
             configuration.payloadSize = size
         }
-        if let text = command.ttl {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
-            }
-            socketOptions.ttl = ttl
-        }
         if let text = command.pattern {
             guard let pattern = Self.pattern(text) else {
                 throw UsageError("-p: '\(PrintableText.escaped(text))' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)")
             }
             configuration.payloadPattern = pattern
+        }
+        try readSocketOptions(command)
+    }
+
+    /// -t, -M and -I: how the socket is set up.
+    private mutating func readSocketOptions(_ command: PingOptions) throws {
+        if let text = command.ttl {
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
+                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
+            }
+            socketOptions.ttl = ttl
         }
         if let text = command.mtuDiscovery {
             switch text {
@@ -448,7 +448,7 @@ struct PingSettings {
     }
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
-    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> Int64 {
+    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
         let digits = text.filter { $0 != "." }
         guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
             text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
@@ -457,6 +457,6 @@ struct PingSettings {
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
-        return nanoseconds
+        return .nanoseconds(nanoseconds)
     }
 }

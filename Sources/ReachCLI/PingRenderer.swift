@@ -57,10 +57,11 @@ final class PingRenderer {
         }
     }
 
-    func text(_ event: PingEvent, realtime: Int64) -> String {
+    /// `realtime`: now, read only when the lines show it (-D).
+    func text(_ event: PingEvent, realtime: RealtimeInstant?) -> String {
         if reportsOutstanding { track(event) }
         if quiet { return "" }
-        let stamp = showsTimestamps ? Self.timestamp(realtime) : ""
+        let stamp = showsTimestamps ? realtime.map(Self.timestamp) ?? "" : ""
         switch event {
         case .sent(let sequence, _):
             var text = ""
@@ -76,7 +77,7 @@ final class PingRenderer {
             var line = stamp + "\(reply.bytes) bytes from \(name(of: reply.from)): icmp_seq=\(reply.sequence)"
             if let ttl = reply.ttl { line += " ttl=\(ttl)" }
             if reply.bytes < payloadSize + ICMPCodec.headerLength { return line + " (truncated)\n" }
-            if showsTimes { line += " time=" + Self.milliseconds(reply.roundTripNanoseconds / 1000) }
+            if showsTimes { line += " time=" + Self.milliseconds(reply.roundTrip) }
             if reply.duplicate { line += " (DUP!)" }
             if reply.corrupted { line += " (BAD CHECKSUM!)" }
             if reply.differentAddress { line += " (DIFFERENT ADDRESS!)" }
@@ -163,7 +164,7 @@ final class PingRenderer {
         text += "\n"
         var comma = ""
         if stats.received > 0 && stats.timed > 0 && showsTimes {
-            // Concatenated, not joined: `joined(separator:)` costs 170 K instructions at its first use.
+            // Concatenated, not joined: `joined(separator:)` is costly at its first use (a start-up cost).
             text +=
                 "rtt min/avg/max/mdev = " + Self.decimals(stats.minimumMicroseconds) + "/"
                 + Self.decimals(stats.averageMicroseconds) + "/" + Self.decimals(stats.maximumMicroseconds) + "/"
@@ -175,8 +176,7 @@ final class PingRenderer {
             comma = ", "
         }
         if stats.received > 0 && (intervalIsZero || flood) && stats.transmitted > 1 {
-            let elapsedMicroseconds = engine.elapsedNanoseconds / 1000
-            let gap = elapsedMicroseconds / Int64(stats.transmitted - 1)
+            let gap = engine.elapsed.microseconds / Int64(stats.transmitted - 1)
             text += "\(comma)ipg/ewma \(Self.decimals(gap))/\(Self.decimals(stats.ewmaTimesEight / 8)) ms"
         }
         return text + "\n"
@@ -187,8 +187,10 @@ final class PingRenderer {
         MillisecondText.threeDecimals(microseconds: micro)
     }
 
-    /// iputils' reply time: 3 decimals below 1 ms, 2 below 10 ms, 1 below 100 ms, then none.
-    static func milliseconds(_ micro: Int64) -> String {
+    /// iputils' reply time: 3 decimals below 1 ms, 2 below 10 ms, 1 below 100 ms, then none
+    /// (ping_common.c, from whole microseconds).
+    static func milliseconds(_ roundTrip: TimeSpan) -> String {
+        let micro = roundTrip.microseconds
         if micro >= 100_000 - 50 { return "\((micro + 500) / 1000) ms" }
         if micro >= 10_000 - 5 { return "\((micro + 50) / 1000).\(((micro + 50) % 1000) / 100) ms" }
         if micro >= 1000 {
@@ -200,7 +202,7 @@ final class PingRenderer {
 
     /// printf "%g" (iputils prints the loss so: 0, 33.3333, 100): six significant digits,
     /// trailing zeros dropped, an exponent below 1e-4 or from 1e6. Written out rather than
-    /// through vsnprintf, whose CVarArg boxing costs half a million instructions at start-up.
+    /// through vsnprintf, whose CVarArg boxing is a start-up cost.
     static func shortest(_ value: Double) -> String {
         guard value.isFinite else { return value.isNaN ? "nan" : (value < 0 ? "-inf" : "inf") }
         if value == 0 { return value.sign == .minus ? "-0" : "0" }
@@ -275,9 +277,9 @@ final class PingRenderer {
     }
 
     /// iputils -D: "[1700000000.123456] ".
-    static func timestamp(_ realtime: Int64) -> String {
-        let micro = String((realtime / 1000) % 1_000_000)
-        return "[\(realtime / 1_000_000_000)." + String(repeating: "0", count: 6 - micro.count) + micro + "] "
+    static func timestamp(_ realtime: RealtimeInstant) -> String {
+        let micro = String((realtime.nanoseconds / 1000) % 1_000_000)
+        return "[\(realtime.seconds)." + String(repeating: "0", count: 6 - micro.count) + micro + "] "
     }
 
     // MARK: - JSON
@@ -303,7 +305,7 @@ final class PingRenderer {
                 "reply",
                 Self.probeKeys(sequence: Int(reply.sequence)) + [
                     ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTripNanoseconds) / 1e6)),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
                     ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
                     ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
                 ])

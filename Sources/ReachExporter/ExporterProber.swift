@@ -78,28 +78,11 @@ public struct ExporterProber: Sendable {
         let socket = try ICMPSocket(family: address.family)
         icmp.setupSeconds = seconds(since: setupStart)
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
-        let remaining = max(1, deadline - SystemClock.monotonicMilliseconds()) * 1_000_000
-        let configuration = PingConfiguration(
-            count: 1, intervalNanoseconds: remaining, timeoutNanoseconds: remaining, deadlineNanoseconds: remaining)
-        var loop = PingLoop(
-            engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
-            transport: socket, clock: SystemClock())
-        var reply: PingReply?
-        var refusal: UnreachableReason?
-        try loop.run { event in
-            switch event {
-            case .reply(let answer) where reply == nil && !answer.duplicate && !answer.corrupted:
-                reply = answer
-                socket.interrupt()
-            case .sendFailed(_, let errno):
-                refusal = UnreachableReason(routeRefusal: errno)
-            default:
-                break
-            }
-        }
-        measurement.routeRefusal = refusal
-        if let reply {
-            icmp.rttSeconds = Double(reply.roundTripNanoseconds) / 1e9
+        let outcome = try ICMPEchoProbe(echoes: 1).run(
+            to: address, through: socket, deadline: MonotonicInstant(nanoseconds: deadline * 1_000_000))
+        measurement.routeRefusal = outcome.refusal.flatMap { UnreachableReason(routeRefusal: $0) }
+        if let reply = outcome.reply {
+            icmp.rttSeconds = reply.roundTrip.secondsValue
             icmp.replyHopLimit = reply.ttl
             measurement.success = true
         }

@@ -254,17 +254,17 @@ public final class ICMPSocket {
         System.writeByte(interruption.write, InterruptSignal.Byte.stop.rawValue)
     }
 
-    /// Hits in a row before one ppoll that looks at the interruption pipe: 1,024 echoes of a
-    /// loopback flood take under 10 ms, so Ctrl-C is seen that late at most, and a flood of
-    /// 10,000 makes 10 ppoll calls instead of 300 (iputils makes none).
+    /// Hits in a row before one ppoll that looks at the interruption pipe: a flood on loopback
+    /// still sees Ctrl-C promptly, with a ppoll per 1,024 echoes rather than one per few
+    /// (iputils makes none).
     static let hitsBeforePoll = 1024
 
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.
     public var interruptionDescriptor: Int32 { interruption.write }
 
-    /// Waits until input arrives or `deadline` (CLOCK_MONOTONIC nanoseconds; nil waits for
-    /// input) passes, and hands each input that arrived to `deliver`, in order.
-    public func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws(SystemCallError) {
+    /// Waits until input arrives or `deadline` passes (nil waits for input), and hands each
+    /// input that arrived to `deliver`, in order.
+    public func wait(until deadline: MonotonicInstant?, _ deliver: (TransportInput) -> Void) throws(SystemCallError) {
         // On loopback (and in a flood) the reply is often queued by the time sendto returns:
         // try recvmsg first and skip ppoll, as iputils gets by with sendto + recvmsg per echo.
         // After a miss, try again only every 16th wait; after `hitsBeforePoll` hits in a row,
@@ -321,7 +321,7 @@ public final class ICMPSocket {
     private struct Received {
         var length = -1
         var ttl: Int? = nil
-        var timestamp: Int64? = nil
+        var timestamp: RealtimeInstant? = nil
         /// IP_RECVERR / IPV6_RECVERR, and where in `control` the offender's address that
         /// follows it lies (SO_EE_OFFENDER).
         var extendedError: sock_extended_err? = nil
@@ -334,7 +334,7 @@ public final class ICMPSocket {
     func receiveDatagram(_ deliver: (TransportInput) -> Void) throws(SystemCallError) -> Bool {
         let received = try receive(flags: Int32(creach_msg_dontwait))
         guard received.length >= 0 else { return false }
-        let now = SystemClock.monotonicNanoseconds()
+        let now = MonotonicInstant.now()
         guard takeSender(datagramLength: received.length) else { return true }
         // The datagram borrows the buffer (no copy per echo); it is done with before the next
         // recvmsg writes there, or copy-on-write gives it its own bytes.
@@ -445,7 +445,7 @@ public final class ICMPSocket {
             let dataLength = Int(current.pointee.cmsg_len) - Int(creach_cmsg_len(0))
             if level == SOL_SOCKET && type == Int32(creach_scm_timestampns), dataLength >= MemoryLayout<timespec>.size {
                 let stamp = data.loadUnaligned(as: timespec.self)
-                received.timestamp = Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec)
+                received.timestamp = RealtimeInstant(nanoseconds: Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec))
             } else if (level == Int32(IPPROTO_IP) && type == Int32(creach_ip_ttl))
                 || (level == Int32(IPPROTO_IPV6) && type == Int32(creach_ipv6_hoplimit)),
                 dataLength >= 4

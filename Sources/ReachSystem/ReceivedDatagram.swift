@@ -7,13 +7,13 @@ public struct ReceivedDatagram: Sendable {
     /// From IP_TTL / IPV6_HOPLIMIT control messages (datagram sockets and raw IPv6).
     public var ttl: Int?
     /// SO_TIMESTAMPNS: the kernel's receive time on CLOCK_REALTIME.
-    public var kernelTimestamp: Int64?
-    /// CLOCK_MONOTONIC when user space got it (the fallback clock).
-    public var monotonicTime: Int64
+    public var kernelTimestamp: RealtimeInstant?
+    /// When user space got it (the fallback clock).
+    public var monotonicTime: MonotonicInstant
     /// Whether the bytes start with an IPv4 header (raw IPv4 sockets).
     public var includesIPHeader: Bool
     public init(
-        bytes: ArraySlice<UInt8>, from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64,
+        bytes: ArraySlice<UInt8>, from: IPAddress, ttl: Int?, kernelTimestamp: RealtimeInstant?, monotonicTime: MonotonicInstant,
         includesIPHeader: Bool
     ) {
         self.bytes = bytes
@@ -24,7 +24,10 @@ public struct ReceivedDatagram: Sendable {
         self.includesIPHeader = includesIPHeader
     }
 
-    public init(bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: Int64?, monotonicTime: Int64, includesIPHeader: Bool) {
+    public init(
+        bytes: [UInt8], from: IPAddress, ttl: Int?, kernelTimestamp: RealtimeInstant?, monotonicTime: MonotonicInstant,
+        includesIPHeader: Bool
+    ) {
         self.init(
             bytes: bytes[...], from: from, ttl: ttl, kernelTimestamp: kernelTimestamp, monotonicTime: monotonicTime,
             includesIPHeader: includesIPHeader)

@@ -19,7 +19,7 @@ final class PingRendererTests: XCTestCase {
     private func reply(_ sequence: UInt16, micro: Int64, duplicate: Bool = false, bytes: Int = 64) -> PingEvent {
         .reply(
             PingReply(
-                sequence: sequence, from: target, ttl: 64, bytes: bytes, roundTripNanoseconds: micro * 1000 + 321,
+                sequence: sequence, from: target, ttl: 64, bytes: bytes, roundTrip: .nanoseconds(micro * 1000 + 321),
                 duplicate: duplicate))
     }
 
@@ -56,62 +56,62 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(renderer().status(PingStatistics()), "\r0/0 packets, 0% loss\n")
         var stats = PingStatistics()
         stats.transmitted = 3
-        for micro in [40, 66, 48] as [Int64] { stats.record(roundTripNanoseconds: micro * 1000 + 999) }
+        for micro in [40, 66, 48] as [Int64] { stats.record(roundTrip: .nanoseconds(micro * 1000 + 999)) }
         stats.received = 2
         stats.duplicates = 1
         // ewma: 40*8 = 320, + 66 - 40 = 346, + 48 - 43 = 351 -> 351 / 8 = 43 us.
         XCTAssertEqual(renderer().status(stats), "\r2/3 packets, 33% loss, min/avg/ewma/max = 0.040/0.051/0.043/0.066 ms\n")
         XCTAssertEqual(renderer(size: 8).status(stats), "\r2/3 packets, 33% loss\n", "no times below 16 data bytes")
         XCTAssertEqual(renderer().diagnostic(.statusRequested(stats)), renderer().status(stats))
-        XCTAssertEqual(renderer().text(.statusRequested(stats), realtime: 0), "", "stderr only")
+        XCTAssertEqual(renderer().text(.statusRequested(stats), realtime: nil), "", "stderr only")
         XCTAssertNil(renderer().json(.statusRequested(stats)), "not part of the JSON stream")
     }
 
     func testReplyErrorAndDuplicateLines() {
         let text = renderer()
-        XCTAssertEqual(text.text(reply(1, micro: 401), realtime: 0), "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.401 ms\n")
+        XCTAssertEqual(text.text(reply(1, micro: 401), realtime: nil), "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.401 ms\n")
         XCTAssertEqual(
-            text.text(reply(1, micro: 402, duplicate: true), realtime: 0),
+            text.text(reply(1, micro: 402, duplicate: true), realtime: nil),
             "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.402 ms (DUP!)\n")
         let error = PingICMPError(
             sequence: 2, from: router, type: ICMPv4.destinationUnreachable, code: 1, info: 0,
             text: "Destination Host Unreachable")
-        XCTAssertEqual(text.text(.icmpError(error), realtime: 0), "From 198.18.0.1 icmp_seq=2 Destination Host Unreachable\n")
-        XCTAssertEqual(text.text(.timedOut(sequence: 3), realtime: 0), "", "iputils prints nothing for a timeout")
-        XCTAssertEqual(text.text(reply(4, micro: 1, bytes: 20), realtime: 0), "20 bytes from 198.18.0.2: icmp_seq=4 ttl=64 (truncated)\n")
+        XCTAssertEqual(text.text(.icmpError(error), realtime: nil), "From 198.18.0.1 icmp_seq=2 Destination Host Unreachable\n")
+        XCTAssertEqual(text.text(.timedOut(sequence: 3), realtime: nil), "", "iputils prints nothing for a timeout")
+        XCTAssertEqual(text.text(reply(4, micro: 1, bytes: 20), realtime: nil), "20 bytes from 198.18.0.2: icmp_seq=4 ttl=64 (truncated)\n")
     }
 
     func testNameTargetsAndTimestamps() throws {
         let named = PingRenderer(targetText: "gateway.test", address: target, payloadSize: 56, showsTimestamps: true)
         XCTAssertEqual(
-            named.text(reply(1, micro: 61), realtime: 1_700_000_000_123_456_789),
+            named.text(reply(1, micro: 61), realtime: real(1_700_000_000_123_456_789)),
             "[1700000000.123456] 64 bytes from gateway.test (198.18.0.2): icmp_seq=1 ttl=64 time=0.061 ms\n")
     }
 
     func testSmallPayloadsHaveNoTimesAsInIputils() {
         let small = renderer(size: 8)
-        XCTAssertEqual(small.text(reply(1, micro: 61, bytes: 16), realtime: 0), "16 bytes from 198.18.0.2: icmp_seq=1 ttl=64\n")
+        XCTAssertEqual(small.text(reply(1, micro: 61, bytes: 16), realtime: nil), "16 bytes from 198.18.0.2: icmp_seq=1 ttl=64\n")
     }
 
     func testOutstandingAndFlood() {
         let outstanding = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, reportsOutstanding: true)
-        XCTAssertEqual(outstanding.text(.sent(sequence: 1, bytes: 64), realtime: 0), "")
-        XCTAssertEqual(outstanding.text(.sent(sequence: 2, bytes: 64), realtime: 0), "no answer yet for icmp_seq=1\n")
-        _ = outstanding.text(reply(2, micro: 50), realtime: 0)
-        XCTAssertEqual(outstanding.text(.sent(sequence: 3, bytes: 64), realtime: 0), "", "2 was answered")
+        XCTAssertEqual(outstanding.text(.sent(sequence: 1, bytes: 64), realtime: nil), "")
+        XCTAssertEqual(outstanding.text(.sent(sequence: 2, bytes: 64), realtime: nil), "no answer yet for icmp_seq=1\n")
+        _ = outstanding.text(reply(2, micro: 50), realtime: nil)
+        XCTAssertEqual(outstanding.text(.sent(sequence: 3, bytes: 64), realtime: nil), "", "2 was answered")
         let flood = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, flood: true)
-        XCTAssertEqual(flood.text(.sent(sequence: 1, bytes: 64), realtime: 0), ".")
-        XCTAssertEqual(flood.text(reply(1, micro: 5), realtime: 0), "\u{8} \u{8}")
+        XCTAssertEqual(flood.text(.sent(sequence: 1, bytes: 64), realtime: nil), ".")
+        XCTAssertEqual(flood.text(reply(1, micro: 5), realtime: nil), "\u{8} \u{8}")
     }
 
     func testReplyTimesRoundAsIputils() {
-        XCTAssertEqual(PingRenderer.milliseconds(401), "0.401 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(1234), "1.23 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(1005), "1.01 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(12_345), "12.3 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(99_949), "99.9 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(99_950), "100 ms")
-        XCTAssertEqual(PingRenderer.milliseconds(123_456), "123 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(401)), "0.401 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(1234)), "1.23 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(1005)), "1.01 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(12_345)), "12.3 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(99_949)), "99.9 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(99_950)), "100 ms")
+        XCTAssertEqual(PingRenderer.milliseconds(.microseconds(123_456)), "123 ms")
     }
 
     func testLossIsPrintedWithPercentG() {
@@ -142,11 +142,11 @@ final class PingRendererTests: XCTestCase {
 
     func testStatisticsBlock() {
         var engine = PingEngine(
-            target: target, identifier: 1, configuration: PingConfiguration(count: 3, intervalNanoseconds: 200_000_000))
+            target: target, identifier: 1, configuration: PingConfiguration(count: 3, interval: .nanoseconds(200_000_000)))
         var now: Int64 = 0
         for (sequence, micro) in [(UInt16(1), Int64(401)), (2, 61)] {
-            let probe = engine.nextProbe(now: now)!
-            _ = engine.didSend(probe, realtime: now, monotonic: now)
+            let probe = engine.nextProbe(now: mono(now))!
+            _ = engine.didSend(probe, realtime: real(now), monotonic: mono(now))
             var bytes = probe.bytes
             bytes[0] = 0
             bytes[2] = 0
@@ -157,13 +157,13 @@ final class PingRendererTests: XCTestCase {
             let arrival = now + micro * 1000
             _ = engine.receive(
                 ReceivedDatagram(
-                    bytes: bytes, from: target, ttl: 64, kernelTimestamp: arrival, monotonicTime: arrival,
+                    bytes: bytes, from: target, ttl: 64, kernelTimestamp: real(arrival), monotonicTime: mono(arrival),
                     includesIPHeader: false))
             XCTAssertEqual(sequence, probe.sequence)
             now += 200_000_000
         }
-        let third = engine.nextProbe(now: now)!
-        _ = engine.didSend(third, realtime: now, monotonic: now)
+        let third = engine.nextProbe(now: mono(now))!
+        _ = engine.didSend(third, realtime: real(now), monotonic: mono(now))
         _ = engine.receive(hostUnreachable(quoting: third.bytes))
         XCTAssertEqual(
             renderer().statistics(engine, intervalIsZero: false),
@@ -180,11 +180,11 @@ final class PingRendererTests: XCTestCase {
     /// rtt line, or alone when nothing was received.
     func testPipeFollowsTheRoundTripsOrStandsAlone() {
         var engine = PingEngine(
-            target: target, identifier: 1, configuration: PingConfiguration(count: 2, intervalNanoseconds: 1_000_000_000))
-        let first = engine.nextProbe(now: 0)!
-        _ = engine.didSend(first, realtime: 0, monotonic: 0)
-        let second = engine.nextProbe(now: 1_000_000_000)!
-        _ = engine.didSend(second, realtime: 1_000_000_000, monotonic: 1_000_000_000)
+            target: target, identifier: 1, configuration: PingConfiguration(count: 2, interval: .nanoseconds(1_000_000_000)))
+        let first = engine.nextProbe(now: mono(0))!
+        _ = engine.didSend(first, realtime: real(0), monotonic: mono(0))
+        let second = engine.nextProbe(now: mono(1_000_000_000))!
+        _ = engine.didSend(second, realtime: real(1_000_000_000), monotonic: mono(1_000_000_000))
         for probe in [first, second] { _ = engine.receive(hostUnreachable(quoting: probe.bytes)) }
         XCTAssertEqual(
             renderer().statistics(engine, intervalIsZero: false),
@@ -208,4 +208,12 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(object["duplicate"] as? Bool, false)
         XCTAssertNil(renderer().json(.finished(PingStatistics())), "the summary is its own object")
     }
+}
+
+/// Instants from nanoseconds, for engines driven by hand.
+private func mono(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
+private func real(_ nanoseconds: Int64) -> RealtimeInstant { RealtimeInstant(nanoseconds: nanoseconds) }
+
+extension TimeSpan {
+    fileprivate static func microseconds(_ value: Int64) -> TimeSpan { .nanoseconds(value * 1000) }
 }

@@ -3,7 +3,7 @@ import XCTest
 import ReachSystem
 
 /// Sockets of both families on the manual clock: probes answered as a script says.
-final class FakeFanoutTransport: FanoutPingTransport {
+final class FakeFanoutTransport: PingTransport {
     let clock: ManualClock
     /// For each probe sent (its target and packet): what arrives, and after how long.
     var answer: (IPAddress, [UInt8]) -> [(delay: Int64, input: TransportInput)] = { _, _ in [] }
@@ -24,7 +24,12 @@ final class FakeFanoutTransport: FanoutPingTransport {
         return nil
     }
 
-    func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+    func identifier(for family: AddressFamily) -> UInt16 { family == .ipv4 ? 0x4242 : 0x4343 }
+    func kind(for family: AddressFamily) -> ICMPSocketKind? { .datagram }
+    func interrupt() { scheduled.insert((clock.monotonicNanoseconds, .ipv4, .interrupted), at: 0) }
+
+    func wait(until instant: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+        let deadline = instant?.nanoseconds
         guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
             guard let deadline else { throw SystemCallError("wait", .invalidArgument) }
             clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
@@ -33,8 +38,8 @@ final class FakeFanoutTransport: FanoutPingTransport {
         clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, next.time)
         scheduled.removeFirst()
         guard case .datagram(var datagram) = next.input else { return deliver(next.family, next.input) }
-        datagram.monotonicTime = clock.monotonicNanoseconds
-        datagram.kernelTimestamp = next.time + clock.realtimeOffset
+        datagram.monotonicTime = clock.monotonicNow
+        datagram.kernelTimestamp = real(next.time + clock.realtimeOffset)
         deliver(next.family, .datagram(datagram))
     }
 }
@@ -71,9 +76,9 @@ final class FanoutPingEngineTests: XCTestCase {
     func counted(_ count: Int, interval: Int64, period: Int64, timeout: Int64) -> FanoutPingConfiguration {
         var configuration = FanoutPingConfiguration()
         configuration.count = count
-        configuration.intervalNanoseconds = interval
-        configuration.periodNanoseconds = period
-        configuration.timeoutNanoseconds = timeout
+        configuration.interval = .nanoseconds(interval)
+        configuration.period = .nanoseconds(period)
+        configuration.timeout = .nanoseconds(timeout)
         configuration.recordsEachProbe = true
         return configuration
     }
@@ -93,7 +98,7 @@ final class FanoutPingEngineTests: XCTestCase {
         XCTAssertEqual(engine.statistics.map(\.sent), [2, 2, 2])
         XCTAssertEqual(engine.statistics.map(\.received), [2, 0, 2])
         XCTAssertEqual(engine.statistics.map(\.lossPercent), [0, 100, 0])
-        XCTAssertEqual(engine.statistics[0].roundTrips, [2 * ms, 2 * ms])
+        XCTAssertEqual(engine.statistics[0].roundTrips, [.milliseconds(2), .milliseconds(2)])
         XCTAssertEqual(engine.statistics[1].roundTrips, [FanoutPingStatistics.lost, FanoutPingStatistics.lost])
         let timeouts = events.filter { if case .timedOut = $0 { true } else { false } }
         XCTAssertEqual(timeouts, [.timedOut(target: 1, index: 0), .timedOut(target: 1, index: 1)])
@@ -141,7 +146,7 @@ final class FanoutPingEngineTests: XCTestCase {
         let transport = FakeFanoutTransport(clock: clock)
         transport.answer = { [self] target, packet in target == self.far ? [(ms, Self.reply(to: packet, from: target))] : [] }
         var configuration = FanoutPingConfiguration()
-        configuration.timeoutNanoseconds = 100 * ms
+        configuration.timeout = .nanoseconds(100 * ms)
         let (_, engine) = try run([far, silent], configuration, transport: transport)
         XCTAssertEqual(transport.sent.filter { $0.target == far }.count, 1)
         let retries = transport.sent.filter { $0.target == silent }.map { ($0.time - start) / ms }

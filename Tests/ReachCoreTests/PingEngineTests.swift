@@ -8,7 +8,13 @@ final class ManualClock: PingClock {
     /// CLOCK_REALTIME runs `realtimeOffset` ahead of the monotonic clock (a step changes it).
     var realtimeOffset: Int64 = 1_700_000_000_000_000_000
     var realtimeNanoseconds: Int64 { monotonicNanoseconds + realtimeOffset }
+    var monotonicNow: MonotonicInstant { mono(monotonicNanoseconds) }
+    var realtimeNow: RealtimeInstant { real(realtimeNanoseconds) }
 }
+
+/// Instants from the manual clock's nanoseconds.
+func mono(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
+func real(_ nanoseconds: Int64) -> RealtimeInstant { RealtimeInstant(nanoseconds: nanoseconds) }
 
 /// A transport that answers probes as a script says, on the manual clock.
 final class FakeTransport: PingTransport {
@@ -27,8 +33,15 @@ final class FakeTransport: PingTransport {
         self.clock = clock
     }
 
+    /// The family of the last target sent to: the one socket's.
+    private var family = AddressFamily.ipv4
+
+    func identifier(for family: AddressFamily) -> UInt16 { identifier }
+    func kind(for family: AddressFamily) -> ICMPSocketKind? { kind }
+
     func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
         beforeSend()
+        family = target.family
         let sequence = UInt16(packet[6]) << 8 | UInt16(packet[7])
         if let error = refuse(sequence) { return error }
         sent.append((sequence, clock.monotonicNanoseconds))
@@ -47,7 +60,8 @@ final class FakeTransport: PingTransport {
         scheduled.sort { $0.time < $1.time }
     }
 
-    func wait(until deadline: Int64?, _ deliver: (TransportInput) -> Void) throws {
+    func wait(until instant: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
+        let deadline = instant?.nanoseconds
         guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
             guard let deadline else { throw SystemCallError("wait", .invalidArgument) } // would block forever
             clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
@@ -59,11 +73,11 @@ final class FakeTransport: PingTransport {
         let inputs = due.map { input -> TransportInput in
             // The kernel stamps a datagram when it arrives: fill in the times of delivery.
             guard case .datagram(var datagram) = input.input else { return input.input }
-            datagram.monotonicTime = clock.monotonicNanoseconds
-            if datagram.kernelTimestamp == 0 { datagram.kernelTimestamp = input.time + clock.realtimeOffset }
+            datagram.monotonicTime = clock.monotonicNow
+            if datagram.kernelTimestamp == real(0) { datagram.kernelTimestamp = real(input.time + clock.realtimeOffset) }
             return .datagram(datagram)
         }
-        inputs.forEach(deliver)
+        for input in inputs { deliver(family, input) }
     }
 }
 
@@ -100,7 +114,7 @@ final class PingEngineTests: XCTestCase {
         XCTAssertEqual(events.count, 7)
         XCTAssertEqual(events[0], .sent(sequence: 1, bytes: 64))
         XCTAssertEqual(replies(events).map(\.sequence), [1, 2, 3], "sequence numbers start at 1")
-        XCTAssertEqual(replies(events).map(\.roundTripNanoseconds), [100_000, 200_000, 300_000])
+        XCTAssertEqual(replies(events).map(\.roundTrip.nanoseconds), [100_000, 200_000, 300_000])
         XCTAssertEqual(transport.sent.map(\.time), [1_000 * ms, 2_000 * ms, 3_000 * ms], "one interval apart")
         XCTAssertEqual(engine.statistics.received, 3)
         XCTAssertEqual(engine.elapsedMilliseconds, 2000)
@@ -114,7 +128,7 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         // Probe 1 is answered after 1.5 s, past its 1 s timeout; probe 2 at once.
         transport.answer = { [self] sequence, packet, _ in [(sequence == 1 ? 1500 * ms : ms, reply(to: packet))] }
-        let configuration = PingConfiguration(count: 3, timeoutNanoseconds: 1000 * ms)
+        let configuration = PingConfiguration(count: 3, timeout: .nanoseconds(1000 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 1) }.count, 1)
         let timeoutIndex = events.firstIndex(of: .timedOut(sequence: 1))!
@@ -127,7 +141,7 @@ final class PingEngineTests: XCTestCase {
     func testNoReplyTimesOutEveryProbeAndFails() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
-        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 200 * ms, timeoutNanoseconds: 1000 * ms)
+        let configuration = PingConfiguration(count: 3, interval: .nanoseconds(200 * ms), timeout: .nanoseconds(1000 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(
             events.filter { if case .timedOut = $0 { true } else { false } },
@@ -141,7 +155,7 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet)), (2 * ms, reply(to: packet))] }
-        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         // The run ends at the second reply (count reached, as iputils): its duplicate is not waited for.
         XCTAssertEqual(replies(events).map(\.duplicate), [false, true, false])
         XCTAssertEqual(engine.statistics.received, 2)
@@ -159,7 +173,7 @@ final class PingEngineTests: XCTestCase {
             if sequence == 3 { bytes.removeLast() }
             return [(ms, reply(to: bytes))]
         }
-        let (events, _) = try run(PingConfiguration(count: 3, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, _) = try run(PingConfiguration(count: 3, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(replies(events).map(\.wrongData), [false, true, true])
         XCTAssertEqual(replies(events).map(\.corrupted), [false, false, false], "their checksums were made for that data")
     }
@@ -175,7 +189,7 @@ final class PingEngineTests: XCTestCase {
             datagram.bytes = bytes[...]
             return [(ms, .datagram(datagram))]
         }
-        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(replies(events).map(\.corrupted), [true, true])
         XCTAssertEqual(replies(events).map(\.wrongData), [false, true])
         XCTAssertEqual(engine.statistics.corrupted, 2)
@@ -184,10 +198,10 @@ final class PingEngineTests: XCTestCase {
 
     func testAProbePacketKeptStaysAsSent() {
         // The engine patches one array per probe; a caller that keeps a packet keeps its own.
-        var engine = PingEngine(target: target, identifier: 9, configuration: PingConfiguration(intervalNanoseconds: 0))
-        let first = engine.nextProbe(now: 0)!
-        _ = engine.didSend(first, realtime: 0, monotonic: 0)
-        let second = engine.nextProbe(now: 20 * ms)!
+        var engine = PingEngine(target: target, identifier: 9, configuration: PingConfiguration(interval: .nanoseconds(0)))
+        let first = engine.nextProbe(now: mono(0))!
+        _ = engine.didSend(first, realtime: real(0), monotonic: mono(0))
+        let second = engine.nextProbe(now: mono(20 * ms))!
         XCTAssertEqual(first.bytes[6...7], [0, 1])
         XCTAssertEqual(second.bytes[6...7], [0, 2])
         XCTAssertEqual(ICMPCodec.checksum(first.bytes[...]), 0)
@@ -230,7 +244,7 @@ final class PingEngineTests: XCTestCase {
                 (2 * ms, reply(to: packet)),
             ]
         }
-        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(events.filter { if case .unexpected = $0 { true } else { false } }.count, 2)
         XCTAssertEqual(engine.statistics.errors, 0)
         XCTAssertEqual(engine.statistics.received, 2)
@@ -251,7 +265,7 @@ final class PingEngineTests: XCTestCase {
                 )
             ]
         }
-        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
         XCTAssertEqual(errors.map(\.sequence), [1, 2])
         XCTAssertEqual(errors.first?.from, router)
@@ -320,8 +334,8 @@ final class PingEngineTests: XCTestCase {
                     ms,
                     .datagram(
                         ReceivedDatagram(
-                            bytes: datagram, from: router, ttl: nil, kernelTimestamp: 0,
-                            monotonicTime: 0, includesIPHeader: true))
+                            bytes: datagram, from: router, ttl: nil, kernelTimestamp: real(0),
+                            monotonicTime: mono(0), includesIPHeader: true))
                 )
             ]
         }
@@ -336,7 +350,7 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         transport.refuse = { $0 == 1 ? .networkUnreachable : nil }
         transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
-        let (events, engine) = try run(PingConfiguration(count: 2, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(events.first, .sendFailed(sequence: 1, error: .networkUnreachable))
         XCTAssertEqual(engine.statistics.transmitted, 2)
         XCTAssertEqual(engine.statistics.errors, 1)
@@ -352,16 +366,16 @@ final class PingEngineTests: XCTestCase {
             return [(2 * ms, reply(to: packet))]
         }
         let (events, _) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
-        XCTAssertEqual(replies(events).first?.roundTripNanoseconds, 2 * ms)
+        XCTAssertEqual(replies(events).first?.roundTrip.nanoseconds, 2 * ms)
     }
 
     func testSequenceWrapAcceptsOnlyTheLast120() {
-        var engine = PingEngine(target: target, identifier: 1, configuration: PingConfiguration(intervalNanoseconds: 0))
+        var engine = PingEngine(target: target, identifier: 1, configuration: PingConfiguration(interval: .nanoseconds(0)))
         var now: Int64 = 0
         for _ in 0..<65_540 {
-            let probe = engine.nextProbe(now: now) ?? engine.nextProbe(now: now + 20 * ms)!
+            let probe = engine.nextProbe(now: mono(now)) ?? engine.nextProbe(now: mono(now + 20 * ms))!
             now += 20 * ms
-            _ = engine.didSend(probe, realtime: now, monotonic: now)
+            _ = engine.didSend(probe, realtime: real(now), monotonic: mono(now))
         }
         XCTAssertEqual(engine.nextSequenceNumber, 5)
         XCTAssertTrue(engine.nextSequenceNumberHasWrapped)
@@ -377,8 +391,8 @@ final class PingEngineTests: XCTestCase {
     func testBeforeTheWrapAnySentSequenceIsAccepted() {
         var engine = PingEngine(target: target, identifier: 1, configuration: PingConfiguration())
         for index in 0..<300 {
-            let probe = engine.nextProbe(now: Int64(index) * 1_000 * ms)!
-            _ = engine.didSend(probe, realtime: 0, monotonic: Int64(index) * 1_000 * ms)
+            let probe = engine.nextProbe(now: mono(Int64(index) * 1_000 * ms))!
+            _ = engine.didSend(probe, realtime: real(0), monotonic: mono(Int64(index) * 1_000 * ms))
         }
         XCTAssertEqual(engine.nextSequenceNumber, 301)
         XCTAssertFalse(engine.nextSequenceNumberHasWrapped)
@@ -393,7 +407,7 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         // Odd probes are lost; with -c 2 -w 10 iputils sends until 2 replies came.
         transport.answer = { [self] sequence, packet, _ in sequence % 2 == 1 ? [] : [(ms, reply(to: packet))] }
-        let configuration = PingConfiguration(count: 2, intervalNanoseconds: 100 * ms, deadlineNanoseconds: 10_000 * ms)
+        let configuration = PingConfiguration(count: 2, interval: .nanoseconds(100 * ms), deadline: .nanoseconds(10_000 * ms))
         let (_, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(engine.statistics.received, 2)
         XCTAssertEqual(engine.statistics.transmitted, 4)
@@ -403,7 +417,7 @@ final class PingEngineTests: XCTestCase {
     func testDeadlineEndsTheRun() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
-        let configuration = PingConfiguration(count: 5, intervalNanoseconds: 1000 * ms, deadlineNanoseconds: 2500 * ms)
+        let configuration = PingConfiguration(count: 5, interval: .nanoseconds(1000 * ms), deadline: .nanoseconds(2500 * ms))
         let start = clock.monotonicNanoseconds
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(clock.monotonicNanoseconds - start, 2500 * ms)
@@ -418,10 +432,10 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] sequence, packet, _ in sequence == 3 ? [] : [(5 * ms, reply(to: packet))] }
-        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 200 * ms)
+        let configuration = PingConfiguration(count: 3, interval: .nanoseconds(200 * ms))
         let (_, engine) = try run(configuration, transport: transport, clock: clock)
         // iputils schedule_exit: max(2 × tmax, interval) after the last probe.
-        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 200 * ms)
+        XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(200))
         XCTAssertEqual(engine.statistics.received, 2)
     }
 
@@ -430,7 +444,7 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         // Every reply takes 1.5 s, -W 1: each probe times out, then its reply comes late.
         transport.answer = { [self] _, packet, _ in [(1500 * ms, reply(to: packet))] }
-        let configuration = PingConfiguration(count: 3, timeoutNanoseconds: 1000 * ms)
+        let configuration = PingConfiguration(count: 3, timeout: .nanoseconds(1000 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(events.filter { if case .timedOut = $0 { true } else { false } }.count, 3)
         XCTAssertEqual(replies(events).map(\.sequence), [1, 2, 3])
@@ -438,24 +452,24 @@ final class PingEngineTests: XCTestCase {
         // iputils schedule_exit: once a reply came, max(2 × tmax, interval) after the last probe,
         // whatever -W says; the run ends at the third reply (count reached).
         XCTAssertEqual(engine.statistics.received, 3)
-        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 1500 * ms)
+        XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(1500))
     }
 
     func testTimeoutShorterThanTheIntervalDoesNotEndTheRunEarly() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] sequence, packet, _ in sequence == 3 ? [] : [(5 * ms, reply(to: packet))] }
-        let configuration = PingConfiguration(count: 3, intervalNanoseconds: 1000 * ms, timeoutNanoseconds: 300 * ms)
+        let configuration = PingConfiguration(count: 3, interval: .nanoseconds(1000 * ms), timeout: .nanoseconds(300 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 3) }.count, 1, "reported at -W")
-        XCTAssertEqual(clock.monotonicNanoseconds, engine.lastSendTime! + 1000 * ms, "the run ends one interval after")
+        XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(1000), "the run ends one interval after")
     }
 
     func testFloodPacingSendsWhenAnswered() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] _, packet, _ in [(Int64(50_000), reply(to: packet))] }
-        let (_, engine) = try run(PingConfiguration(count: 100, intervalNanoseconds: 0), transport: transport, clock: clock)
+        let (_, engine) = try run(PingConfiguration(count: 100, interval: .nanoseconds(0)), transport: transport, clock: clock)
         XCTAssertEqual(engine.statistics.received, 100)
         XCTAssertEqual(transport.sent.last!.time - transport.sent.first!.time, 99 * 50_000, "each probe right after the reply")
     }
@@ -463,7 +477,7 @@ final class PingEngineTests: XCTestCase {
     func testFloodPacingWithoutRepliesIs100PerSecond() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
-        let configuration = PingConfiguration(count: 5, intervalNanoseconds: 0, timeoutNanoseconds: 1000 * ms)
+        let configuration = PingConfiguration(count: 5, interval: .nanoseconds(0), timeout: .nanoseconds(1000 * ms))
         _ = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(transport.sent.map { $0.time - transport.sent[0].time }, [Int64(0), 10, 20, 30, 40].map { $0 * ms })
     }
@@ -474,7 +488,7 @@ final class PingEngineTests: XCTestCase {
         transport.answer = { [self] sequence, packet, _ in
             sequence == 2 ? [(ms, reply(to: packet)), (2 * ms, .statusRequested)] : [(ms, reply(to: packet))]
         }
-        let (events, engine) = try run(PingConfiguration(count: 3, intervalNanoseconds: 100 * ms), transport: transport, clock: clock)
+        let (events, engine) = try run(PingConfiguration(count: 3, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         let snapshots = events.compactMap { if case .statusRequested(let stats) = $0 { stats } else { nil } }
         XCTAssertEqual(snapshots.map(\.received), [2])
         XCTAssertEqual(snapshots.map(\.transmitted), [2])

@@ -8,7 +8,7 @@ final class PingStatisticsTests: XCTestCase {
         stats.transmitted = transmitted
         for micro in micros {
             stats.received += 1
-            stats.record(roundTripNanoseconds: micro * 1000 + 999) // truncated to whole µs, as iputils
+            stats.record(roundTrip: .nanoseconds(micro * 1000 + 999)) // truncated to whole µs, as iputils
         }
         return stats
     }
@@ -54,9 +54,9 @@ final class PingStatisticsTests: XCTestCase {
 
     func testEwmaAsIputils() {
         var stats = PingStatistics()
-        stats.record(roundTripNanoseconds: 800_000)
+        stats.record(roundTrip: .nanoseconds(800_000))
         XCTAssertEqual(stats.ewmaTimesEight, 6400)
-        stats.record(roundTripNanoseconds: 0)
+        stats.record(roundTrip: .nanoseconds(0))
         XCTAssertEqual(stats.ewmaTimesEight, 6400 - 800)
     }
 }

@@ -26,7 +26,7 @@ final class PingerTests: XCTestCase {
     func testEventsArriveInOrderThroughTheAsyncSequence() async throws {
         try requireICMPSocket()
         for literal in ["127.0.0.1", "::1"] {
-            let pinger = Pinger(hostName: literal, configuration: PingConfiguration(count: 3, intervalNanoseconds: 50_000_000))
+            let pinger = Pinger(hostName: literal, configuration: PingConfiguration(count: 3, interval: .nanoseconds(50_000_000)))
             let events = await collect(pinger)
             guard case .started(let start) = events.first else { return XCTFail("\(events)") }
             XCTAssertEqual(start.address, try IPAddress.parse(literal))
@@ -44,7 +44,7 @@ final class PingerTests: XCTestCase {
 
     func testStopEndsTheStreamWithStatistics() async throws {
         try requireICMPSocket()
-        let pinger = Pinger(hostName: "127.0.0.1", configuration: PingConfiguration(intervalNanoseconds: 20_000_000))
+        let pinger = Pinger(hostName: "127.0.0.1", configuration: PingConfiguration(interval: .nanoseconds(20_000_000)))
         var replies = 0
         var finished: PingStatistics?
         for await event in pinger.events() {
@@ -68,7 +68,7 @@ final class PingerTests: XCTestCase {
         final class Opened: @unchecked Sendable { var families: [AddressFamily] = [] }
         let opened = Opened()
         let pinger = Pinger(
-            hostName: "db.test", configuration: PingConfiguration(count: 2, intervalNanoseconds: 1_000_000_000),
+            hostName: "db.test", configuration: PingConfiguration(count: 2, interval: .nanoseconds(1_000_000_000)),
             resolver: FakeResolver(["db.test": .resolved([try IPAddress.parse("198.51.100.7")])]),
             openTransport: { family in
                 opened.families.append(family)
@@ -78,7 +78,7 @@ final class PingerTests: XCTestCase {
         XCTAssertEqual(opened.families, [.ipv4])
         XCTAssertEqual(events.first, .started(PingStart(address: far, identifier: 0x0707, socketKind: .datagram)))
         let replies = events.compactMap { event -> Int64? in
-            if case .reply(let reply) = event { return reply.roundTripNanoseconds }
+            if case .reply(let reply) = event { return reply.roundTrip.nanoseconds }
             return nil
         }
         XCTAssertEqual(replies, [250_000, 250_000])

@@ -5,9 +5,8 @@ import XCTest
 
 @testable import ReachSystem
 
-/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is the earliest instant
-/// (Int64.min nanoseconds), which once overflowed the remaining-time subtraction (a trap on a
-/// firewall's EPERM, found by PingTests).
+/// ppoll with a CLOCK_MONOTONIC deadline: the engine's "at once" is the earliest instant, which
+/// once overflowed the remaining-time subtraction (a trap on a firewall's EPERM, found by PingTests).
 final class PollDeadlineTests: XCTestCase {
     private func poll(_ descriptor: Int32, until deadline: MonotonicInstant) throws -> Int16 {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)

@@ -1,107 +1,24 @@
 import ReachSystem
 
-/// How a ping run over several targets goes (fping's model). Times are nanoseconds.
-public struct FanoutPingConfiguration: Equatable, Sendable {
-    /// Probes per target (fping -c); nil: until each target answers once, at most `tries`
-    /// probes (fping's default mode: -r 3 retries).
-    public var count: Int?
-    /// Probes per target without `count`: fping's first try and its 3 retries.
-    public var tries = 4
-    /// At most one probe every this long, across all targets (fping -i, 10 ms).
-    public var intervalNanoseconds: Int64 = 10_000_000
-    /// Each target probed every this long (fping -p, 1 s).
-    public var periodNanoseconds: Int64 = 1_000_000_000
-    /// How long a probe waits for its reply (fping -t). A reply later than this is not
-    /// counted, as fping discards it.
-    public var timeoutNanoseconds: Int64 = 500_000_000
-    /// Without `count`, each retry waits this many times longer than the last (fping -B).
-    public var backoff = 1.5
-    /// The whole run ends then, whatever is outstanding.
-    public var deadlineNanoseconds: Int64?
-    /// ICMP data bytes per probe.
-    public var payloadSize = 56
-    /// Bytes repeated to fill the ICMP data (iputils -p); empty: byte i is i.
-    public var payloadPattern: [UInt8] = []
-    /// Whether each probe's round trip is kept (fping -C), not only the counters: memory
-    /// per target grows with the count.
-    public var recordsEachProbe = false
-
-    public init() {}
-
-    /// fping's timeout in count mode when none is given (src/fping.c, "auto-tune default
-    /// timeout"): the period, at most 2 s.
-    public static func countModeTimeout(period: Int64) -> Int64 { min(period, 2_000_000_000) }
-}
-
-/// One target's counters, as fping keeps them (struct host_entry): a probe counts as sent
-/// only once answered, timed out or refused, so the loss of a run still going is not
-/// inflated by probes in flight.
-public struct FanoutPingStatistics: Equatable, Sendable {
-    public var sent = 0
-    public var received = 0
-    /// Replies, duplicates included (fping num_recv_total).
-    public var receivedTotal = 0
-    public var minimumNanoseconds: Int64 = 0
-    public var maximumNanoseconds: Int64 = 0
-    public var totalNanoseconds: Int64 = 0
-    /// Per probe index: the round trip, `lost` (timed out or refused), or `unused`; empty
-    /// unless the configuration `recordsEachProbe`.
-    public var roundTrips: [Int64]
-
-    public static let lost: Int64 = -1
-    public static let unused: Int64 = -2
-
-    init(probes: Int) {
-        roundTrips = [Int64](repeating: Self.unused, count: probes)
-    }
-
-    mutating func keep(_ roundTrip: Int64, index: Int) {
-        if index < roundTrips.count { roundTrips[index] = roundTrip }
-    }
-
-    /// Percent lost, rounded down (fping: `(sent - received) * 100 / sent`).
-    public var lossPercent: Int { sent > 0 ? (sent - received) * 100 / sent : 0 }
-    public var averageNanoseconds: Int64? { received > 0 ? totalNanoseconds / Int64(received) : nil }
-}
-
-/// What happened, naming the target by its position in the run and the probe by its
-/// index (fping's `[0]`, `[1]`...).
-public enum FanoutPingEvent: Equatable, Sendable {
-    /// `ttl`: the reply's TTL or hop limit, when the kernel gave it.
-    case reply(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress, ttl: Int?)
-    /// A second reply to an answered probe: counted in `receivedTotal` only.
-    case duplicate(target: Int, index: Int, bytes: Int, roundTripNanoseconds: Int64, from: IPAddress, ttl: Int?)
-    case timedOut(target: Int, index: Int)
-    /// An ICMP error quoting a probe. fping shows it and counts nothing: the probe is lost
-    /// when its time is up, unless a reply comes first.
-    case icmpError(target: Int, index: Int, from: IPAddress, type: ICMPType, code: UInt8)
-    /// The kernel's own error about a probe (a datagram socket's error queue).
-    case localError(target: Int, index: Int, error: Errno)
-    /// sendto refused the probe: counted as sent and lost, as fping counts it.
-    case sendFailed(target: Int, index: Int, error: Errno)
-    case finished
-}
-
 /// fping's scheduler and bookkeeping (src/fping.c main_loop, send_ping, wait_for_reply) as
 /// a state machine with no sockets and no clocks: the probes of every target round-robin,
-/// one every `intervalNanoseconds` at most across all of them, each target every
-/// `periodNanoseconds`; one sequence space for the run, so one socket per family serves
-/// every target.
+/// one every `interval` at most across all of them, each target every `period`; one
+/// sequence space for the run, so one socket per family serves every target.
 public struct FanoutPingEngine {
     public let targets: [IPAddress]
     public let configuration: FanoutPingConfiguration
     public private(set) var statistics: [FanoutPingStatistics]
     public private(set) var isFinished = false
-    public private(set) var startTime: Int64?
+    public private(set) var startTime: MonotonicInstant?
     private let identifiers: (ipv4: UInt16, ipv6: UInt16)
     private let codecs: (ipv4: ICMPCodec, ipv6: ICMPCodec)
     private let payload: [UInt8]
     /// Each target's current per-probe timeout (grown by `backoff` between tries).
-    private var timeouts: [Int64]
+    private var timeouts: [TimeSpan]
     /// Probes due, in due order: fping's ping event queue. Due times only grow (a target's
     /// next probe is due one period after its last was due), so a list read from the
     /// front is the queue.
-    private var due: [(time: Int64, target: Int32, index: Int32)] = []
+    private var due: [(time: MonotonicInstant, target: Int32, index: Int32)] = []
     private var dueHead = 0
     /// Probes waiting for their reply, by the time their wait ends.
     private var deadlines = DeadlineHeap()
@@ -110,16 +27,17 @@ public struct FanoutPingEngine {
     /// Probes taken for sending, refused ones included (fping num_pingsent).
     public private(set) var sentProbes = 0
     private var inFlight = 0
-    private var lastSendTime: Int64?
+    private var lastSendTime: MonotonicInstant?
     /// When the first probe was taken: the time every target's first probe was due.
-    private var firstDue: Int64?
+    private var firstDue: MonotonicInstant?
 
     private struct Slot {
         var serial = -1
         var target: Int32 = 0
         var index: Int32 = 0
-        var sentRealtime: Int64 = 0
-        var sentMonotonic: Int64 = 0
+        // Before the optional: 40 bytes a slot, not 48.
+        var sentMonotonic = MonotonicInstant(nanoseconds: 0)
+        var sentRealtime: RealtimeInstant?
         var state = State.free
         enum State { case free, waiting, answered, timedOut }
     }
@@ -144,12 +62,12 @@ public struct FanoutPingEngine {
         let probes = configuration.count ?? configuration.tries
         let kept = configuration.recordsEachProbe ? probes : 0
         statistics = [FanoutPingStatistics](repeating: FanoutPingStatistics(probes: kept), count: targets.count)
-        timeouts = [Int64](repeating: configuration.timeoutNanoseconds, count: targets.count)
+        timeouts = [TimeSpan](repeating: configuration.timeout, count: targets.count)
         // Probes of the whole run, up to a full sequence space (-c may be as large as Int.max).
         let (total, overflow) = targets.count.multipliedReportingOverflow(by: probes)
         slots = [Slot](repeating: Slot(), count: overflow ? 0x10000 : min(0x10000, max(1, total)))
         due.reserveCapacity(targets.count)
-        for target in targets.indices { due.append((Int64.min, Int32(target), 0)) }
+        for target in targets.indices { due.append((.atOnce, Int32(target), 0)) }
     }
 
     private func codec(_ family: AddressFamily) -> ICMPCodec { family == .ipv4 ? codecs.ipv4 : codecs.ipv6 }
@@ -159,15 +77,15 @@ public struct FanoutPingEngine {
 
     /// When the next probe may go: its due time, but never sooner than one interval after
     /// the last (fping main_loop's `lt < interval` check).
-    public func nextSendTime() -> Int64? {
+    public func nextSendTime() -> MonotonicInstant? {
         guard !isFinished, dueHead < due.count else { return nil }
         guard let last = lastSendTime else { return due[dueHead].time }
-        return max(due[dueHead].time, last + configuration.intervalNanoseconds)
+        return max(due[dueHead].time, last + configuration.interval)
     }
 
     /// The next probe if one may go at `now`. With a count, the target's next probe is
     /// queued one period after this one was due.
-    public mutating func nextProbe(now: Int64) -> Probe? {
+    public mutating func nextProbe(now: MonotonicInstant) -> Probe? {
         guard let time = nextSendTime(), time <= now else { return nil }
         let entry = due[dueHead]
         dueHead += 1
@@ -182,8 +100,8 @@ public struct FanoutPingEngine {
             // fping: every target's first probe is due at the start, and each next one a period
             // after the last was due, so probe k of every target is due at start + k periods
             // and the list stays in due order.
-            let base = entry.time == Int64.min ? start : entry.time
-            due.append((base + configuration.periodNanoseconds, entry.target, entry.index + 1))
+            let base = entry.time == .atOnce ? start : entry.time
+            due.append((base + configuration.period, entry.target, entry.index + 1))
         }
         let address = targets[target]
         let sequence = UInt16(truncatingIfNeeded: sentProbes)
@@ -192,20 +110,20 @@ public struct FanoutPingEngine {
     }
 
     /// The probe left; `realtime` and `monotonic` read just before sendto.
-    public mutating func didSend(_ probe: Probe, realtime: Int64, monotonic: Int64) {
+    public mutating func didSend(_ probe: Probe, realtime: RealtimeInstant, monotonic: MonotonicInstant) {
         take(monotonic: monotonic)
         let slot = Int(probe.sequence)
         if slot >= slots.count { slots += [Slot](repeating: Slot(), count: min(0x10000, slot + 1) - slots.count) }
         slots[slot] = Slot(
-            serial: sentProbes, target: Int32(probe.target), index: Int32(probe.index), sentRealtime: realtime,
-            sentMonotonic: monotonic, state: .waiting)
+            serial: sentProbes, target: Int32(probe.target), index: Int32(probe.index), sentMonotonic: monotonic,
+            sentRealtime: realtime, state: .waiting)
         deadlines.push(monotonic + timeouts[probe.target], slot: slot, serial: sentProbes)
         sentProbes += 1
         inFlight += 1
     }
 
     /// sendto refused the probe: sent and lost, with no wait (fping send_ping).
-    public mutating func didFailToSend(_ probe: Probe, error: Errno, monotonic: Int64) -> FanoutPingEvent {
+    public mutating func didFailToSend(_ probe: Probe, error: Errno, monotonic: MonotonicInstant) -> FanoutPingEvent {
         take(monotonic: monotonic)
         sentProbes += 1
         statistics[probe.target].sent += 1
@@ -213,7 +131,7 @@ public struct FanoutPingEngine {
         return .sendFailed(target: probe.target, index: probe.index, error: error)
     }
 
-    private mutating func take(monotonic: Int64) {
+    private mutating func take(monotonic: MonotonicInstant) {
         if startTime == nil { startTime = monotonic }
         lastSendTime = monotonic
     }
@@ -235,7 +153,7 @@ public struct FanoutPingEngine {
             case .answered:
                 statistics[target].receivedTotal += 1
                 return .duplicate(
-                    target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from, ttl: ttl)
+                    target: target, index: index, bytes: echo.length, roundTrip: rtt, from: datagram.from, ttl: ttl)
             case .timedOut, .free:
                 return nil
             case .waiting:
@@ -245,7 +163,7 @@ public struct FanoutPingEngine {
                 slots[slot].state = .answered
                 inFlight -= 1
                 record(rtt, target: target, index: index)
-                return .reply(target: target, index: index, bytes: echo.length, roundTripNanoseconds: rtt, from: datagram.from, ttl: ttl)
+                return .reply(target: target, index: index, bytes: echo.length, roundTrip: rtt, from: datagram.from, ttl: ttl)
             }
         }
         guard let message = try? codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader),
@@ -286,19 +204,19 @@ public struct FanoutPingEngine {
         return slot
     }
 
-    private mutating func record(_ rtt: Int64, target: Int, index: Int) {
+    private mutating func record(_ rtt: TimeSpan, target: Int, index: Int) {
         var counters = statistics[target]
         counters.sent += 1
         counters.received += 1
         counters.receivedTotal += 1
         // fping stats_add: 0 stands for "none yet".
-        if counters.maximumNanoseconds == 0 || rtt > counters.maximumNanoseconds { counters.maximumNanoseconds = rtt }
-        if counters.minimumNanoseconds == 0 || rtt < counters.minimumNanoseconds { counters.minimumNanoseconds = rtt }
-        counters.totalNanoseconds += rtt
+        if counters.maximum == .zero || rtt > counters.maximum { counters.maximum = rtt }
+        if counters.minimum == .zero || rtt < counters.minimum { counters.minimum = rtt }
+        counters.total += rtt
         counters.keep(rtt, index: index)
         statistics[target] = counters
         // fping: a reply resets the target's timeout to the initial one.
-        timeouts[target] = configuration.timeoutNanoseconds
+        timeouts[target] = configuration.timeout
     }
 
     // MARK: - Time
@@ -306,7 +224,7 @@ public struct FanoutPingEngine {
     /// Reports the probes whose wait is over at `now` and, without a count, queues the
     /// target's next try (fping's retries, each waiting `backoff` times longer); then the
     /// end of the run when it has come.
-    public mutating func advance(now: Int64) -> [FanoutPingEvent] {
+    public mutating func advance(now: MonotonicInstant) -> [FanoutPingEvent] {
         guard !isFinished else { return [] }
         var events: [FanoutPingEvent] = []
         while let top = deadlines.first, top.time <= now {
@@ -320,7 +238,7 @@ public struct FanoutPingEngine {
             statistics[target].keep(FanoutPingStatistics.lost, index: index)
             events.append(.timedOut(target: target, index: index))
             if configuration.count == nil, statistics[target].received == 0, statistics[target].sent < configuration.tries {
-                timeouts[target] = Int64(Double(timeouts[target]) * configuration.backoff)
+                timeouts[target] = TimeSpan(nanoseconds: Int64(Double(timeouts[target].nanoseconds) * configuration.backoff))
                 due.append((now, Int32(target), Int32(statistics[target].sent)))
             }
         }
@@ -339,15 +257,15 @@ public struct FanoutPingEngine {
     }
 
     /// When the run ends by itself: nothing left to send or wait for, or the deadline.
-    public func endTime() -> Int64? {
+    public func endTime() -> MonotonicInstant? {
         if isFinished { return nil }
-        if dueHead == due.count && inFlight == 0 { return Int64.min }
-        if let deadline = configuration.deadlineNanoseconds, let start = startTime { return start + deadline }
+        if dueHead == due.count && inFlight == 0 { return .atOnce }
+        if let deadline = configuration.deadline, let start = startTime { return start + deadline }
         return nil
     }
 
     /// The next instant anything happens by itself: a probe due, a wait over, the end.
-    public func nextWakeTime() -> Int64? {
+    public func nextWakeTime() -> MonotonicInstant? {
         var wake = nextSendTime()
         for time in [deadlines.first?.time, endTime()] {
             guard let time else { continue }
@@ -358,40 +276,4 @@ public struct FanoutPingEngine {
 
     /// Targets that answered at least once.
     public var aliveCount: Int { statistics.reduce(0) { $0 + ($1.received > 0 ? 1 : 0) } }
-}
-
-/// A binary min-heap of probe deadlines: the earliest wait to end first. Entries of probes
-/// answered since are skipped when they come up (their serial no longer matches).
-struct DeadlineHeap {
-    private var items: [(time: Int64, slot: Int, serial: Int)] = []
-
-    var first: (time: Int64, slot: Int, serial: Int)? { items.first }
-
-    mutating func push(_ time: Int64, slot: Int, serial: Int) {
-        items.append((time, slot, serial))
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child].time < items[parent].time else { break }
-            items.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    mutating func removeFirst() {
-        guard !items.isEmpty else { return }
-        items.swapAt(0, items.count - 1)
-        items.removeLast()
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1
-            let right = left + 1
-            var smallest = parent
-            if left < items.count, items[left].time < items[smallest].time { smallest = left }
-            if right < items.count, items[right].time < items[smallest].time { smallest = right }
-            guard smallest != parent else { return }
-            items.swapAt(parent, smallest)
-            parent = smallest
-        }
-    }
 }

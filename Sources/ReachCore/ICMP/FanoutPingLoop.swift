@@ -1,25 +1,13 @@
 import ReachSystem
 
-/// One ICMP socket per family, as a fan-out run uses them: `ICMPSocketGroup` (ReachSystem)
-/// in a real run, a fake in tests.
-public protocol FanoutPingTransport: AnyObject {
-    /// Sends one probe through the socket of the target's family; a refusal that is a
-    /// verdict about the path is returned, any other failure thrown.
-    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno?
-    /// Waits until input arrives or `deadline` passes; each input with its socket's family.
-    func wait(until deadline: Int64?, _ deliver: (AddressFamily, TransportInput) -> Void) throws
-}
-
-extension ICMPSocketGroup: FanoutPingTransport {}
-
 /// Drives a `FanoutPingEngine` over a transport and a clock: sends each probe when it may
 /// go, feeds in what arrives, advances time, and hands every event to `handle` in order.
 public struct FanoutPingLoop {
     public var engine: FanoutPingEngine
-    public let transport: FanoutPingTransport
+    public let transport: PingTransport
     public let clock: PingClock
 
-    public init(engine: FanoutPingEngine, transport: FanoutPingTransport, clock: PingClock) {
+    public init(engine: FanoutPingEngine, transport: PingTransport, clock: PingClock) {
         self.engine = engine
         self.transport = transport
         self.clock = clock
@@ -30,22 +18,22 @@ public struct FanoutPingLoop {
     /// after it; a status request (SIGQUIT) calls `status`. With `reportEvery`, `report` is
     /// called each time that much more time has passed (fping -Q: main_loop's next_report_time).
     public mutating func run(
-        reportEvery: Int64? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
+        reportEvery: TimeSpan? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
         _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void
     ) throws {
         let clock = self.clock
         let transport = self.transport
-        var nextReport = reportEvery.map { clock.monotonicNanoseconds + $0 }
+        var nextReport = reportEvery.map { clock.monotonicNow + $0 }
         while !engine.isFinished {
-            let now = clock.monotonicNanoseconds
+            let now = clock.monotonicNow
             for event in engine.advance(now: now) { handle(event, engine) }
             if engine.isFinished { break }
             if let probe = engine.nextProbe(now: now) {
-                var realtime: Int64 = 0
-                var monotonic: Int64 = 0
+                var realtime = RealtimeInstant(nanoseconds: 0)
+                var monotonic = MonotonicInstant(nanoseconds: 0)
                 let failure = try transport.send(probe.bytes, to: probe.address) {
-                    monotonic = clock.monotonicNanoseconds
-                    realtime = clock.realtimeNanoseconds
+                    monotonic = clock.monotonicNow
+                    realtime = clock.realtimeNow
                 }
                 if let failure {
                     let event = engine.didFailToSend(probe, error: failure, monotonic: monotonic)
@@ -70,7 +58,7 @@ public struct FanoutPingLoop {
                 }
             }
             if let every = reportEvery, let due = nextReport, !engine.isFinished {
-                let now = clock.monotonicNanoseconds
+                let now = clock.monotonicNow
                 if now >= due {
                     report(engine)
                     var next = due

@@ -10,9 +10,9 @@ public struct PingEngine: Sendable {
     /// The echo identifier on the wire; on a datagram socket the kernel's choice.
     public private(set) var identifier: UInt16
     public private(set) var statistics = PingStatistics()
-    /// CLOCK_MONOTONIC of the first probe; nil before.
-    public private(set) var startTime: Int64?
-    public private(set) var lastSendTime: Int64?
+    /// When the first probe left; nil before.
+    public private(set) var startTime: MonotonicInstant?
+    public private(set) var lastSendTime: MonotonicInstant?
     public private(set) var isFinished = false
     private let payload: [UInt8]
     /// `ICMPCodec.wordSum` of the payload: a reply that carries it back intact has its
@@ -29,9 +29,11 @@ public struct PingEngine: Sendable {
     private var waitingHead = 0
     private var inFlight = 0
 
+    /// Fields in this order keep it 18 bytes (the optional's tag packs beside `state`).
     fileprivate struct Probe {
-        var sentRealtime: Int64
-        var sentMonotonic: Int64
+        var sentMonotonic: MonotonicInstant
+        /// nil for a probe sendto refused.
+        var sentRealtime: RealtimeInstant?
         var state: State
         enum State { case waiting, answered, timedOut, failed, errored }
     }
@@ -90,22 +92,22 @@ public struct PingEngine: Sendable {
     public var hasSentAll: Bool {
         guard let count = configuration.count else { return false }
         // With a deadline, iputils keeps probing until `count` replies or the deadline.
-        return configuration.deadlineNanoseconds == nil && statistics.transmitted >= count
+        return configuration.deadline == nil && statistics.transmitted >= count
     }
 
-    /// When the next probe is due (CLOCK_MONOTONIC), nil when none is.
-    public func nextSendTime() -> Int64? {
+    /// When the next probe is due, nil when none is.
+    public func nextSendTime() -> MonotonicInstant? {
         if isFinished || hasSentAll { return nil }
-        guard let last = lastSendTime else { return Int64.min }
-        if configuration.intervalNanoseconds == 0 {
-            return inFlight == 0 ? last : last + PingConfiguration.floodPacingNanoseconds
+        guard let last = lastSendTime else { return .atOnce }
+        if configuration.interval == .zero {
+            return inFlight == 0 ? last : last + PingConfiguration.floodPacing
         }
-        return last + configuration.intervalNanoseconds
+        return last + configuration.interval
     }
 
     /// The next probe if it is due at `now`. Its number is taken: report what became of
     /// it with `didSend` or `didFailToSend`.
-    public mutating func nextProbe(now: Int64) -> ProbePacket? {
+    public mutating func nextProbe(now: MonotonicInstant) -> ProbePacket? {
         guard let due = nextSendTime(), due <= now else { return nil }
         let number = statistics.transmitted + 1
         let sequence = Self.sequence(ofProbe: number)
@@ -113,27 +115,27 @@ public struct PingEngine: Sendable {
         return ProbePacket(sequence: sequence, bytes: outgoing)
     }
 
-    /// The probe left. `realtime` is CLOCK_REALTIME read just before sendto (the clock of
-    /// SO_TIMESTAMPNS), `monotonic` the same instant on CLOCK_MONOTONIC.
+    /// The probe left. `realtime` is the clock of SO_TIMESTAMPNS read just before sendto,
+    /// `monotonic` the same instant on CLOCK_MONOTONIC.
     /// Inlined: where the caller sees the event is `.sent`, it has nothing to destroy.
     @inline(__always)
-    public mutating func didSend(_ probe: ProbePacket, realtime: Int64, monotonic: Int64) -> PingEvent {
+    public mutating func didSend(_ probe: ProbePacket, realtime: RealtimeInstant, monotonic: MonotonicInstant) -> PingEvent {
         let number = take(probe, monotonic: monotonic)
-        probes.insert(Probe(sentRealtime: realtime, sentMonotonic: monotonic, state: .waiting), number: number)
+        probes.insert(Probe(sentMonotonic: monotonic, sentRealtime: realtime, state: .waiting), number: number)
         waiting.append(number)
         inFlight += 1
         return .sent(sequence: probe.sequence, bytes: probe.bytes.count)
     }
 
     /// sendto refused the probe: counted as sent and as an error, as iputils counts it.
-    public mutating func didFailToSend(_ probe: ProbePacket, error: Errno, monotonic: Int64) -> PingEvent {
+    public mutating func didFailToSend(_ probe: ProbePacket, error: Errno, monotonic: MonotonicInstant) -> PingEvent {
         let number = take(probe, monotonic: monotonic)
-        probes.insert(Probe(sentRealtime: 0, sentMonotonic: monotonic, state: .failed), number: number)
+        probes.insert(Probe(sentMonotonic: monotonic, sentRealtime: nil, state: .failed), number: number)
         statistics.errors += 1
         return .sendFailed(sequence: probe.sequence, error: error)
     }
 
-    private mutating func take(_ probe: ProbePacket, monotonic: Int64) -> Int {
+    private mutating func take(_ probe: ProbePacket, monotonic: MonotonicInstant) -> Int {
         statistics.transmitted += 1
         let number = statistics.transmitted
         if startTime == nil { startTime = monotonic }
@@ -200,7 +202,7 @@ public struct PingEngine: Sendable {
         let late = probe.state == .timedOut
         // iputils times every reply with a good checksum, duplicates included.
         if !corrupted {
-            statistics.record(roundTripNanoseconds: rtt)
+            statistics.record(roundTrip: rtt)
             statistics.noteAnswer(toProbe: number)
         }
         if corrupted {
@@ -216,7 +218,7 @@ public struct PingEngine: Sendable {
         return .reply(
             PingReply(
                 sequence: echo.sequence, from: datagram.from, ttl: ttl, bytes: echo.length,
-                roundTripNanoseconds: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
+                roundTrip: rtt, duplicate: duplicate, late: late, corrupted: corrupted,
                 differentAddress: datagram.from.bytes != target.bytes,
                 wrongData: !dataIntact))
     }
@@ -279,7 +281,7 @@ public struct PingEngine: Sendable {
     // MARK: - Time
 
     /// Reports the probes whose time is up at `now`, and the end of the run when it has come.
-    public mutating func advance(now: Int64) -> [PingEvent] {
+    public mutating func advance(now: MonotonicInstant) -> [PingEvent] {
         guard !isFinished else { return [] }
         var events: [PingEvent] = []
         while waitingHead < waiting.count {
@@ -288,7 +290,7 @@ public struct PingEngine: Sendable {
                 waitingHead += 1
                 continue
             }
-            guard probe.sentMonotonic + configuration.timeoutNanoseconds <= now else { break }
+            guard probe.sentMonotonic + configuration.timeout <= now else { break }
             waitingHead += 1
             resolve(number, as: .timedOut)
             events.append(.timedOut(sequence: Self.sequence(ofProbe: number)))
@@ -334,26 +336,26 @@ public struct PingEngine: Sendable {
     /// interval) when a reply came, else the per-probe timeout. As in iputils, -W does not
     /// shorten the wait once replies have come: a reply slower than -W is reported late,
     /// and still counted, rather than cut off by the end of the run.
-    public func endTime() -> Int64? {
+    public func endTime() -> MonotonicInstant? {
         if isFinished { return nil }
         guard let start = startTime else { return nil }
         let answered = statistics.received + statistics.errors
-        if let count = configuration.count, answered >= count { return Int64.min }
-        if let deadline = configuration.deadlineNanoseconds {
-            if statistics.errors > 0 { return Int64.min }
+        if let count = configuration.count, answered >= count { return .atOnce }
+        if let deadline = configuration.deadline {
+            if statistics.errors > 0 { return .atOnce }
             return start + deadline
         }
         guard hasSentAll, let last = lastSendTime else { return nil }
         if statistics.received > 0 {
-            return last + max(2 * statistics.maximumMicroseconds * 1000, configuration.intervalNanoseconds)
+            return last + max(TimeSpan(nanoseconds: statistics.maximumMicroseconds * 2000), configuration.interval)
         }
-        return last + configuration.timeoutNanoseconds
+        return last + configuration.timeout
     }
 
     /// The next instant anything happens by itself: a probe due, a timeout, the end.
-    public func nextWakeTime() -> Int64? {
+    public func nextWakeTime() -> MonotonicInstant? {
         var wake = nextSendTime()
-        func earliest(_ time: Int64?) {
+        func earliest(_ time: MonotonicInstant?) {
             guard let time else { return }
             wake = min(wake ?? time, time)
         }
@@ -361,7 +363,7 @@ public struct PingEngine: Sendable {
         var index = waitingHead
         while index < waiting.count {
             if let probe = probes[waiting[index]], probe.state == .waiting {
-                earliest(probe.sentMonotonic + configuration.timeoutNanoseconds)
+                earliest(probe.sentMonotonic + configuration.timeout)
                 break
             }
             index += 1
@@ -370,18 +372,18 @@ public struct PingEngine: Sendable {
     }
 
     /// From the first probe to the last (iputils' "time NNNms" and its ipg).
-    public var elapsedNanoseconds: Int64 {
-        guard let start = startTime, let last = lastSendTime else { return 0 }
+    public var elapsed: TimeSpan {
+        guard let start = startTime, let last = lastSendTime else { return .zero }
         return last - start
     }
 
     /// Milliseconds from the first probe to the last, rounded as iputils rounds them.
-    public var elapsedMilliseconds: Int64 { (elapsedNanoseconds + 500_000) / 1_000_000 }
+    public var elapsedMilliseconds: Int64 { (elapsed + .nanoseconds(500_000)).milliseconds }
 
     /// iputils' exit rule: a reply, and with both -c and -w, `count` of them.
     public var succeeded: Bool {
         guard statistics.received > 0 else { return false }
-        if configuration.deadlineNanoseconds != nil, let count = configuration.count {
+        if configuration.deadline != nil, let count = configuration.count {
             return statistics.received >= count
         }
         return true
@@ -395,9 +397,8 @@ public struct PingEngine: Sendable {
 private struct ProbeTable {
     private var slots: [(number: Int, probe: PingEngine.Probe)] = []
 
-    /// With `-c`, room for every probe up front: grown by doubling, the table of a
-    /// 10,000-echo flood was copied eight times and cost 200 page faults of the run's 530
-    /// (about 4 ms of system time in a VM; `make bench`).
+    /// With `-c`, room for every probe up front: grown by doubling, a flood's table was
+    /// copied at each doubling, page faults that `make bench` measures.
     init(expecting count: Int?) {
         if let count, count > 0 { slots.reserveCapacity(min(count, 0x10000)) }
     }
@@ -430,12 +431,12 @@ extension ReceivedDatagram {
     /// Kernel receive time minus the send time, both CLOCK_REALTIME. A clock step in
     /// between would give a negative or absurd time: then the monotonic times decide.
     @inline(__always)
-    func roundTrip(sentRealtime: Int64, sentMonotonic: Int64) -> Int64 {
-        let monotonic = max(0, monotonicTime - sentMonotonic)
-        guard let stamp = kernelTimestamp, sentRealtime != 0 else { return monotonic }
+    func roundTrip(sentRealtime: RealtimeInstant?, sentMonotonic: MonotonicInstant) -> TimeSpan {
+        let monotonic = max(.zero, monotonicTime - sentMonotonic)
+        guard let stamp = kernelTimestamp, let sentRealtime else { return monotonic }
         let realtime = stamp - sentRealtime
         // The kernel stamps before user space wakes: the realtime figure can only be smaller.
-        if realtime < 0 || realtime > monotonic + 1_000_000 { return monotonic }
+        if realtime < .zero || realtime > monotonic + .milliseconds(1) { return monotonic }
         return realtime
     }
 }

@@ -50,7 +50,7 @@ public struct PingReply: Equatable, Sendable {
     public var ttl: Int?
     /// ICMP bytes (header and data), as iputils prints "64 bytes".
     public var bytes: Int
-    public var roundTripNanoseconds: Int64
+    public var roundTrip: TimeSpan
     public var duplicate: Bool
     /// The reply came after the probe's timeout had been reported.
     public var late: Bool
@@ -61,7 +61,7 @@ public struct PingReply: Equatable, Sendable {
     /// The reply's data differs from what was sent.
     public var wrongData: Bool
     public init(
-        sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTripNanoseconds: Int64,
+        sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTrip: TimeSpan,
         duplicate: Bool = false, late: Bool = false, corrupted: Bool = false,
         differentAddress: Bool = false, wrongData: Bool = false
     ) {
@@ -69,7 +69,7 @@ public struct PingReply: Equatable, Sendable {
         self.from = from
         self.ttl = ttl
         self.bytes = bytes
-        self.roundTripNanoseconds = roundTripNanoseconds
+        self.roundTrip = roundTrip
         self.duplicate = duplicate
         self.late = late
         self.corrupted = corrupted

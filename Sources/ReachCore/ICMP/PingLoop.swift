@@ -26,9 +26,9 @@ public struct PingLoop {
         // When a datagram was just read, its receipt time stands for now (a few microseconds
         // old at most, and never ahead): a clock read per echo spared in a flood. Anything
         // found due late for it is found at the next turn, on a fresh reading.
-        var receivedAt: Int64?
+        var receivedAt: MonotonicInstant?
         while !engine.isFinished {
-            let now = receivedAt ?? clock.monotonicNanoseconds
+            let now = receivedAt ?? clock.monotonicNow
             receivedAt = nil
             for event in engine.advance(now: now) { handle(event) }
             if engine.isFinished { break }
@@ -36,7 +36,7 @@ public struct PingLoop {
             // once makes the wait return at once).
             if let probe = engine.nextProbe(now: now) { try send(probe, to: target, through: transport, clock: clock, handle) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
-            try transport.wait(until: engine.nextWakeTime()) { input in
+            try transport.wait(until: engine.nextWakeTime()) { _, input in
                 switch input {
                 case .datagram(let datagram):
                     receivedAt = datagram.monotonicTime
@@ -56,11 +56,11 @@ public struct PingLoop {
         _ probe: PingEngine.ProbePacket, to target: IPAddress, through transport: PingTransport, clock: PingClock,
         _ handle: (PingEvent) -> Void
     ) throws {
-        var realtime: Int64 = 0
-        var monotonic: Int64 = 0
+        var realtime = RealtimeInstant(nanoseconds: 0)
+        var monotonic = MonotonicInstant(nanoseconds: 0)
         let failure = try transport.send(probe.bytes, to: target) {
-            monotonic = clock.monotonicNanoseconds
-            realtime = clock.realtimeNanoseconds
+            monotonic = clock.monotonicNow
+            realtime = clock.realtimeNow
         }
         // One call per case: `didSend`, inlined, hands over a `.sent` known as such, with
         // nothing to destroy after.

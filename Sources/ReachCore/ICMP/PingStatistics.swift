@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// Counts and round-trip figures of a ping run, computed as iputils computes them
 /// (ping/ping_common.c gather_statistics and finish): times in whole microseconds,
 /// duplicates' times included in the sums, mdev by the integer formula.
@@ -23,8 +25,8 @@ public struct PingStatistics: Equatable, Sendable {
     public init() {}
 
     /// Adds one round trip (iputils: triptime in µs, truncated).
-    public mutating func record(roundTripNanoseconds nanoseconds: Int64) {
-        let micro = max(0, nanoseconds / 1000)
+    public mutating func record(roundTrip: TimeSpan) {
+        let micro = max(0, roundTrip.microseconds)
         timed += 1
         sumMicroseconds += micro
         sumOfSquares += Double(micro) * Double(micro)

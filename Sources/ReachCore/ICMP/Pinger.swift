@@ -108,9 +108,13 @@ public final class Pinger: @unchecked Sendable {
             return stopRequested
         }
         if stopped { transport.interrupt() }
-        deliver(.started(PingStart(address: address, identifier: transport.identifier, socketKind: transport.kind)))
+        guard let kind = transport.kind(for: address.family) else {
+            return deliver(.failed("no ICMP socket for \(address.family.label)"))
+        }
+        let identifier = transport.identifier(for: address.family)
+        deliver(.started(PingStart(address: address, identifier: identifier, socketKind: kind)))
         var loop = PingLoop(
-            engine: PingEngine(target: address, identifier: transport.identifier, configuration: configuration),
+            engine: PingEngine(target: address, identifier: identifier, configuration: configuration),
             transport: transport, clock: clock)
         do {
             try loop.run { deliver($0) }

@@ -33,7 +33,7 @@ public struct NetworkProbeRunner: ProbeRunner {
         // The ICMP sockets first, for each family the host may resolve to, while the thread may
         // still hold CAP_NET_RAW; then none is left when the first byte from the network comes
         // (a resolver's answer, a reply, a hostile HTTP response on another probe's thread).
-        let sockets = ICMPSockets(for: spec, family: family)
+        let sockets = Self.icmpSockets(for: spec, family: family)
         if dropsCapabilities { try Capabilities.dropAll() }
         let address: IPAddress
         switch try resolve(spec.host, deadline: deadline) {
@@ -50,8 +50,8 @@ public struct NetworkProbeRunner: ProbeRunner {
         case .http(let host, let port, let path):
             return try http(address, host: host, port: port, path: path, deadline: deadline)
         case .icmp:
-            // The ICMP probe still counts its deadline in CLOCK_MONOTONIC milliseconds.
-            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline.nanoseconds / 1_000_000)
+            guard let sockets else { throw SystemCallError("socket (ICMP, not opened)", .addressFamilyNotSupported) }
+            return try icmp(address, socket: sockets.socket(for: address.family), deadline: deadline)
         }
     }
 

@@ -86,6 +86,6 @@ func echoReply(to packet: [UInt8], from: IPAddress, identifier: UInt16? = nil, s
     bytes[3] = UInt8(sum & 0xff)
     return .datagram(
         ReceivedDatagram(
-            bytes: bytes, from: from, ttl: 64, kernelTimestamp: 0,
-            monotonicTime: 0, includesIPHeader: false))
+            bytes: bytes, from: from, ttl: 64, kernelTimestamp: real(0),
+            monotonicTime: mono(0), includesIPHeader: false))
 }
