@@ -33,8 +33,7 @@ public struct ExporterProber: Sendable {
         if let address {
             measurement.address = address
             switch request.module.prober {
-            // The ICMP echo still counts its deadline in CLOCK_MONOTONIC milliseconds.
-            case .icmp: try icmp(address, deadline: deadline.nanoseconds / 1_000_000, into: &measurement)
+            case .icmp: try icmp(address, deadline: deadline, into: &measurement)
             case .tcp: try tcp(address, port: request.target.port ?? 0, deadline: deadline, into: &measurement)
             case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
             case .route: try route(address, into: &measurement)
@@ -72,14 +71,14 @@ public struct ExporterProber: Sendable {
         return fallback ? candidates.first : nil
     }
 
-    private func icmp(_ address: IPAddress, deadline: Int64, into measurement: inout ProbeMeasurement) throws {
+    private func icmp(_ address: IPAddress, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement) throws {
         guard case .icmp(var icmp) = measurement.detail else { return }
         let setupStart = SystemClock.monotonicNanoseconds()
         let socket = try ICMPSocket(family: address.family)
         icmp.setupSeconds = seconds(since: setupStart)
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
         let outcome = try ICMPEchoProbe(echoes: 1).run(
-            to: address, through: socket, deadline: MonotonicInstant(nanoseconds: deadline * 1_000_000))
+            to: address, through: socket, deadline: deadline)
         measurement.routeRefusal = outcome.refusal.flatMap { UnreachableReason(routeRefusal: $0) }
         if let reply = outcome.reply {
             icmp.rttSeconds = reply.roundTrip.secondsValue

@@ -285,7 +285,7 @@ public final class ICMPSocket {
         )
         _ = try withUnsafeMutableBytes(of: &entries) { (raw) throws(SystemCallError) in
             let set = UnsafeMutableBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: pollfd.self), count: 2)
-            return try System.poll(set, until: deadline.map(MonotonicInstant.init(nanoseconds:)))
+            return try System.poll(set, until: deadline)
         }
         if entries.0.revents & Int16(POLLERR) != 0 { drainErrorQueue(deliver) }
         // One datagram per wait: a second recvmsg would mostly answer EAGAIN, a wasted

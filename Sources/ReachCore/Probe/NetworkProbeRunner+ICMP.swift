@@ -4,9 +4,9 @@ extension NetworkProbeRunner {
     /// Up to three echo requests within the deadline, passing on the first reply
     /// (`ICMPEchoProbe`). Lack of ICMP permission is thrown, so that it never reads as a
     /// failed probe.
-    func icmp(_ address: IPAddress, socket: ICMPSocket, deadline: Int64) throws -> (ProbeResult.Outcome, String, String?) {
+    func icmp(_ address: IPAddress, socket: ICMPSocket, deadline: MonotonicInstant) throws -> (ProbeResult.Outcome, String, String?) {
         let outcome = try ICMPEchoProbe(echoes: 3).run(
-            to: address, through: socket, deadline: MonotonicInstant(nanoseconds: deadline * 1_000_000))
+            to: address, through: socket, deadline: deadline)
         if let reply = outcome.reply {
             let roundTrip = MillisecondText.threeDecimals(microseconds: reply.roundTrip.microseconds)
             return (.passed, "echo reply from \(reply.from) in \(roundTrip) ms", nil)
