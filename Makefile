@@ -20,9 +20,9 @@ RELEASE_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # executes laid out together, so that the kernel's 64 KiB fault-around maps a few windows
 # of .text instead of 80 (scripts/link-order.sh; docs/PERFORMANCE-NOTES.md, "Footprint").
 LINK_ORDER = scripts/link-order.txt
-# Whole-program LTO of reach's modules and swift-argument-parser (the prebuilt standard
-# library is not bitcode): 2,080 user-space instructions a flood echo instead of 2,360,
-# 0.14 MB less code, and 0.3 MiB less resident at start-up with its own link order.
+# Whole-program LTO of reach's modules (the prebuilt standard library is not bitcode):
+# 2,080 user-space instructions a flood echo instead of 2,360, 0.14 MB less code, and
+# 0.3 MiB less resident at start-up with its own link order.
 RELEASE_FLAGS += --experimental-lto-mode=full
 RELEASE_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 RELEASE_FLAGS += -Xlinker --symbol-ordering-file=$(CURDIR)/$(LINK_ORDER) -Xlinker --no-warn-symbol-ordering

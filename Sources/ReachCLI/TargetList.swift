@@ -1,3 +1,4 @@
+import ReachCommandLine
 import ReachSystem
 
 /// The targets of one run: the operands, then the lines of `--targets-from FILE` (`-`:

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachCLI
+import ReachCommandLine
 
 final class PrintableTextTests: XCTestCase {
     func testEscapesControlCharactersUnambiguously() {

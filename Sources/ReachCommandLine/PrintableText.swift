@@ -1,8 +1,8 @@
 /// A command-line word quoted in a one-line message: whatever the word holds, the message
 /// stays one line of bounded length.
-enum PrintableText {
+public enum PrintableText {
     /// The text as it can be shown on one line: control characters escaped, long text cut.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars.prefix(80) {
             if scalar.value < 0x20 || scalar.value == 0x7f {
