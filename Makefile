@@ -152,6 +152,9 @@ install: build build-exporter
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+	$(EXPORTER_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach-exporter
+	$(EXPORTER_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_reach-exporter
+	$(EXPORTER_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach-exporter.fish
 
 # The layout of the release link (above): functions run by short commands, from callgrind
 # on a build linked with a map. Rerun when the start-up path changes much.
