@@ -59,7 +59,8 @@ help:
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
-	@echo "make lint      the man page, swift format's rules, layout, shell and Python scripts, layers"
+	@echo "make lint      the man page (its option lists against the declarations too), swift format's rules,"
+	@echo "               layout, shell and Python scripts, layers"
 	@echo "make install   PREFIX=$(PREFIX) DESTDIR=: binary (stripped), man page, shell completions"
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make deb      Debian packages reach and reach-exporter (debian/, release builds): .build/deb/"
@@ -138,6 +139,9 @@ lint:
 	scripts/lint-function-length.py
 	scripts/lint-layers-test.sh
 	scripts/lint-layers.sh
+	$(SWIFT) build
+	scripts/lint-options.py .build/debug/reach man/reach.1
+	scripts/lint-options.py .build/debug/reach-exporter man/reach-exporter.1
 
 # The binary is installed stripped (debug information and the static symbol table, more
 # than half its size); its dynamic symbols stay, so a crash's backtrace still names functions.
@@ -156,6 +160,9 @@ install: build build-exporter
 	$(BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach
 	$(BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_reach
 	$(BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach.fish
+	$(EXPORTER_BIN) --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/reach-exporter
+	$(EXPORTER_BIN) --generate-completion-script zsh > $(DESTDIR)$(ZSH_COMPLETIONS)/_reach-exporter
+	$(EXPORTER_BIN) --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/reach-exporter.fish
 
 # The layout of the release link (above): functions run by short commands, from callgrind
 # on a build linked with a map. Rerun when the start-up path changes much.

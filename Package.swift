@@ -9,7 +9,9 @@ import PackageDescription
 //   ReachExporter    the exporter's decisions: modules, config (Yams), allow list, metrics
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
-//   ReachCLI         commands, rendering, the one exit-status mapping (ArgumentParser)
+//   ReachCLI         commands, rendering, the one exit-status mapping
+//   ReachCommandLine each command's options declared once: the reader, help, usage errors,
+//                    shell completions; for both executables
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
 //   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
 //   CReachShims      kernel headers and the macros Swift cannot import
@@ -23,7 +25,6 @@ let package = Package(
         .library(name: "ReachCore", targets: ["ReachCore", "ReachSystem"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits),
         // the exposition format, and blackbox.yml.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
@@ -51,15 +52,11 @@ let package = Package(
             name: "ReachCore",
             dependencies: ["ReachSystem"]
         ),
+        // Each command's options declared once, and what comes of the declaration: the reader,
+        // help, the one usage error, shell completions. Pure Swift, for both executables.
+        .target(name: "ReachCommandLine"),
         // Commands, rendering, and the one exit-status mapping.
-        .target(
-            name: "ReachCLI",
-            dependencies: [
-                "ReachCore",
-                "ReachSystem",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
+        .target(name: "ReachCLI", dependencies: ["ReachCommandLine", "ReachCore", "ReachSystem"]),
         .executableTarget(name: "reach", dependencies: ["ReachCLI"]),
         // The exporter's decisions, testable without sockets: options, modules and their
         // blackbox.yml form, the allow list, what each probe measures, the metrics. Its
@@ -68,6 +65,7 @@ let package = Package(
         .target(
             name: "ReachExporter",
             dependencies: [
+                "ReachCommandLine",
                 "ReachCore",
                 "ReachSystem",
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -90,16 +88,18 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The start-up floor for `make bench`: the same command tree, parsed, then nothing run.
+        // The start-up floor for `make bench`: the same command line read, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         // What the test targets share: whether CI is on, and skipping or failing by it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem", "TestSupport"]),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "TestSupport"]),
-        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCore", "ReachSystem"]),
+        .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCommandLine", "ReachCore", "ReachSystem"]),
         .testTarget(
             name: "ReachExporterTests",
-            dependencies: ["ReachExporter", "ReachCore", "ReachSystem", .product(name: "Prometheus", package: "swift-prometheus")]
+            dependencies: [
+                "ReachExporter", "ReachCommandLine", "ReachCore", "ReachSystem", .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
         ),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.
         .testTarget(name: "ReachIntegrationTests", dependencies: ["TestSupport"], exclude: ["Helpers"]),

@@ -21,9 +21,9 @@ sanitize="-sanitize=fuzzer,address"
 # name | entry file in Fuzz/Targets | extra sources | longest input
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
-    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/DurationArgument.swift Sources/ReachCLI/PrintableText.swift Sources/ReachCLI/UsageError.swift Sources/ReachCLI/TargetList.swift|512"
+    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/DurationArgument.swift Sources/ReachCLI/TargetList.swift|512"
     "icmp|ICMPFuzzTarget.swift||2048"
-    "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift Sources/ReachCLI/PrintableText.swift Sources/ReachCLI/UsageError.swift|512"
+    "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
     "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift Sources/ReachExporter/ExporterModule.swift|1024"
@@ -40,10 +40,10 @@ module CReachShims {
 MAP
 imports=(-I "$out/shims" -I Sources/CLibcap -I "$out/modules")
 
-echo "fuzz: building ReachSystem and ReachCore with $sanitize"
+echo "fuzz: building ReachSystem, ReachCore and ReachCommandLine with $sanitize"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
-for module in ReachSystem ReachCore; do
+for module in ReachSystem ReachCore ReachCommandLine; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
     "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -60,7 +60,7 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
+        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer

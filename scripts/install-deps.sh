@@ -25,6 +25,7 @@ fi
 if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)
+  packages+=(zsh fish)
   packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk)
 fi
 missing=()

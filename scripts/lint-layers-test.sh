@@ -28,7 +28,7 @@ import Glibc
 EOF
 # Rule 2: layers point down.
 cat >"$tree/Sources/ReachCore/Layers.swift" <<'EOF'
-import ArgumentParser
+import ReachCommandLine
 import ReachSystem
 @testable import ReachCLI
 EOF
@@ -38,10 +38,12 @@ import CReachShims
 @preconcurrency import CLibcap
 import ReachCore
 @testable import ReachCLI
-import ArgumentParser
+import ReachCommandLine
 EOF
+mkdir -p "$tree/Sources/ReachCommandLine"
+printf 'import ReachSystem\nimport ReachCore\n' >"$tree/Sources/ReachCommandLine/Reader.swift"
 cat >"$tree/Sources/ReachCLI/CLI.swift" <<'EOF'
-import ArgumentParser
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 import Glibc
@@ -49,7 +51,7 @@ EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 # Rule 3: the exporter's libraries stay in the exporter.
 printf 'import NIOCore\nimport Prometheus\nimport Yams\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
-printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ArgumentParser\n' \
+printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
     >"$tree/Sources/ReachExporter/Decisions.swift"
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
@@ -120,6 +122,8 @@ Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporte
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
 Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
+Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
+Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCore/Cite.swift:1: cites REFERENCE, a document outside the repository
 Sources/ReachCore/Cite.swift:2: cites REFERENCE, a document outside the repository
 Sources/ReachCore/Cite.swift:3: names a path into shared/, outside the repository
@@ -139,11 +143,10 @@ Sources/ReachCore/Imports.swift:7: imports Glibc outside Sources/ReachSystem (on
 Sources/ReachCore/Imports.swift:8: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Imports.swift:9: imports Foundation in Sources (start-up cost; it also re-exports Glibc)
 Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCore/Layers.swift:1: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
+Sources/ReachCore/Layers.swift:1: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
 Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter (the HTTP server lives only there)
 Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
-Sources/ReachExporter/Decisions.swift:7: imports ArgumentParser from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
@@ -151,7 +154,7 @@ Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter
 Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
-Sources/ReachSystem/System.swift:6: imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)
+Sources/ReachSystem/System.swift:6: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
 docs/B.md:1: links to README.md, which is not in the repository
 scripts/run:2: names docs/RUN.md, which is not in the repository
 scripts/tool.py:1: names docs/GONE.md, which is not in the repository
@@ -167,8 +170,8 @@ if [ "$status" -ne 1 ] || [ "$actual" != "$expected" ]; then
     exit 1
 fi
 # A tree that breaks no rule passes, silently.
-rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
-sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ArgumentParser$/d' "$tree/Sources/ReachSystem/System.swift"
+rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/Sources/ReachCommandLine" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
+sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ReachCommandLine$/d' "$tree/Sources/ReachSystem/System.swift"
 if ! actual=$("$lint" "$tree" 2>&1) || [ -n "$actual" ]; then
     echo "lint-layers-test: a clean tree failed: $actual" >&2
     exit 1

@@ -9,18 +9,20 @@
 #    `@preconcurrency import`, `public import`, `import struct Glibc.stat`... Fuzz and Tests
 #    are no layer and may.
 # 2. Layers point down: nothing under Sources/ReachCore or Sources/ReachSystem imports
-#    ArgumentParser, Sources/ReachSystem imports neither ReachCore nor ReachCLI, and
-#    Sources/ReachCore does not import ReachCLI.
+#    ReachCommandLine (the command-line reader), Sources/ReachSystem imports neither
+#    ReachCore nor ReachCLI, Sources/ReachCore does not import ReachCLI, and
+#    Sources/ReachCommandLine imports none of the project's modules (it stands on the
+#    standard library alone, below both executables).
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
 #    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point);
 #    Prometheus and Yams only there and in Sources/ReachExporter (the exporter's decisions
 #    and its probes' blackbox_exporter shape: no NIO there either); ReachExporter imported
-#    only by Sources/reach-exporter, and itself importing neither ReachCLI nor ArgumentParser.
+#    only by Sources/reach-exporter, and itself not importing ReachCLI.
 #    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
 #    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
 #    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
-#    exception: ExporterProber.swift's one-echo ICMP probe opens its ICMPSocket until that
-#    probe is ReachCore's too.
+#    exception: ExporterProber.swift's icmp module opens its ICMPSocket itself, to time the
+#    set-up phase as blackbox_exporter does, and hands it to ReachCore's ICMPEchoProbe.
 #    (Yams imports Foundation inside itself: that links Foundation into reach-exporter, not
 #    into reach. The exporter's own files import no Foundation, as everywhere in Sources.)
 # 4. Comments and docs cite only what a clone holds: no reference document kept outside
@@ -131,8 +133,10 @@ scan() {
     swift && (module = imported($0)) != "" {
         if (module ~ /^(Glibc|Musl|CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
             violation("imports " module " outside Sources/ReachSystem (only ReachSystem calls the C library)")
-        if (module == "ArgumentParser" && FILENAME ~ /^Sources\/(ReachCore|ReachSystem)\//)
-            violation("imports ArgumentParser below ReachCLI (ReachCore and ReachSystem know no command line)")
+        if (module == "ReachCommandLine" && FILENAME ~ /^Sources\/(ReachCore|ReachSystem)\//)
+            violation("imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)")
+        if (module ~ /^(ReachSystem|ReachCore|ReachCLI|ReachExporter)$/ && FILENAME ~ /^Sources\/ReachCommandLine\//)
+            violation("imports " module " from ReachCommandLine (it stands on the standard library alone)")
         if (module ~ /^(ReachCore|ReachCLI)$/ && FILENAME ~ /^Sources\/ReachSystem\//)
             violation("imports " module " from ReachSystem (layers point down: ReachSystem imports no layer above it)")
         if (module == "ReachCLI" && FILENAME ~ /^Sources\/ReachCore\//)
@@ -145,7 +149,7 @@ scan() {
             violation("imports " module " outside the exporter (kept out of the reach binary)")
         if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
-        if (module ~ /^(ReachCLI|ArgumentParser)$/ && FILENAME ~ /^Sources\/(ReachExporter|reach-exporter)\//)
+        if (module == "ReachCLI" && FILENAME ~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
     }
 

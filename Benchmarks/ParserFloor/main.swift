@@ -1,6 +1,6 @@
-// The start-up floor `make bench` measures reach against: the same
-// swift-argument-parser command tree, parsed from the same arguments, and
-// then a hello-world instead of the evaluation.
+// The start-up floor `make bench` measures reach against: the same command line read
+// from the same declarations as `reach`, help and usage errors printed as `reach` prints
+// them, and a hello-world instead of any command.
 import ReachCLI
 
 ReachMain.parseOnly()

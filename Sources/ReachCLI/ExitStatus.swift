@@ -1,4 +1,4 @@
-import ArgumentParser
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 
@@ -50,9 +50,8 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         }
     }
 
-    /// The status for an error that ended a command, and the one line that says why
-    /// (nil for a clean exit such as --help, whose text goes to stdout).
-    static func of(_ error: Error) -> (status: ExitStatus, message: String?) {
+    /// The status for an error that ended a command, and the one line that says why.
+    static func of(_ error: Error) -> (status: ExitStatus, message: String) {
         switch error {
         case let error as UsageError:
             return (.usage, error.message)
@@ -70,19 +69,9 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
         case let error as ParseError:
             return (.systemFailure, "system failure: kernel reply: \(error)")
         default:
-            // The argument parser's own errors: help and --version are clean exits, its
-            // usage errors (EX_USAGE) are said in one line. It gives any other error
-            // EXIT_FAILURE; here an error no case above names is ours, not the user's.
-            let code = ReachCommand.exitCode(for: error)
-            if code == .success { return (.success, nil) }
-            if code == .validationFailure { return (.usage, firstLine(of: ReachCommand.message(for: error))) }
+            // An error no case above names is ours, not the user's.
             return (.systemFailure, "system failure: \(error)")
         }
-    }
-
-    private static func firstLine(of message: String) -> String {
-        let line = message.split(separator: "\n").first.map(String.init) ?? "invalid arguments"
-        return line.hasPrefix("Error: ") ? String(line.dropFirst("Error: ".count)) : line
     }
 }
 

@@ -1,26 +1,9 @@
-import ArgumentParser
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`).
-/// ArgumentParser's copy of ProbeOptions.commandLine (CommandLineDeclarationTests hold it to it).
-struct ProbeArguments: ParsableArguments {
-    @Option(name: .customLong("probe"), help: ArgumentHelp(
-        "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable).",
-        valueName: "spec"))
-    var specs: [String] = []
-
-    // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
-    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Bound on each probe: 5, 1.5s, 300ms.", valueName: "duration"))
-    var probeTimeout: String = ProbeOptions.defaultTimeout
-
-    @Option(name: .long, help: ArgumentHelp("Text the body of an HTTP 200 must contain to pass.", valueName: "text"))
-    var expect: String?
-
-    var options: ProbeOptions { ProbeOptions(specs: specs, probeTimeout: probeTimeout, expect: expect) }
-}
-
-/// The probe options as plain values, whichever reader read them, and the check they ask for.
+/// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`),
+/// and the check they ask for.
 struct ProbeOptions: Equatable {
     static let defaultTimeout = "5s"
 
@@ -31,9 +14,21 @@ struct ProbeOptions: Equatable {
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, ProbeOptions>) -> [OptionDeclaration<Outer>] {
         [
-            .member(.values(long: "probe", .next) { $0.specs.append($1) }, in: group),
-            .member(.value(long: "probe-timeout", .unconditional) { $0.probeTimeout = $1 }, in: group),
-            .member(.value(long: "expect", .next) { $0.expect = $1 }, in: group),
+            .member(
+                .values(
+                    long: "probe", .next, valueName: "spec",
+                    help: "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
+                ) { $0.specs.append($1) }, in: group),
+            // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
+            .member(
+                .value(
+                    long: "probe-timeout", .unconditional, valueName: "duration", default: defaultTimeout,
+                    help: "Bound on each probe: 5, 1.5s, 300ms."
+                ) { $0.probeTimeout = $1 }, in: group),
+            .member(
+                .value(long: "expect", .next, valueName: "text", help: "Text the body of an HTTP 200 must contain to pass.") {
+                    $0.expect = $1
+                }, in: group),
         ]
     }
 

@@ -1,3 +1,4 @@
+import ReachCommandLine
 import ReachCore
 
 /// One `--probe` value (icmp:HOST, tcp:HOST:PORT, http://HOST[:PORT]/PATH), with the

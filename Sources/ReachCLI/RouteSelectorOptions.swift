@@ -1,29 +1,6 @@
-import ArgumentParser
+import ReachCommandLine
 import ReachCore
 import ReachSystem
-
-/// --from, --oif, --mark, --uid: ArgumentParser's copy of RouteSelectorOptions.commandLine.
-struct RouteSelectorArguments: ParsableArguments {
-    @Option(name: .customLong("from"), help: ArgumentHelp("Look routes up as from this source address (ip route get ... from).",
-                                                           valueName: "address"))
-    var source: String?
-
-    @Option(name: .customLong("oif"), help: ArgumentHelp("Look routes up through this interface (ip route get ... oif).",
-                                                          valueName: "interface"))
-    var outputInterface: String?
-
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Look routes up with this firewall mark, decimal or 0x hex (ip route get ... mark).", valueName: "mark"))
-    var mark: String?
-
-    @Option(name: .long, parsing: .unconditional,
-            help: ArgumentHelp("Look routes up for this user id (ip route get ... uid).", valueName: "uid"))
-    var uid: String?
-
-    var options: RouteSelectorOptions {
-        RouteSelectorOptions(source: source, outputInterface: outputInterface, mark: mark, uid: uid)
-    }
-}
 
 /// `ip route get`'s selectors as written; `selectors()` checks them.
 struct RouteSelectorOptions: Equatable {
@@ -35,11 +12,24 @@ struct RouteSelectorOptions: Equatable {
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, RouteSelectorOptions>) -> [OptionDeclaration<Outer>] {
         [
-            .member(.value(long: "from", .next) { $0.source = $1 }, in: group),
-            .member(.value(long: "oif", .next) { $0.outputInterface = $1 }, in: group),
+            .member(
+                .value(
+                    long: "from", .next, valueName: "address", help: "Look routes up as from this source address (ip route get ... from)."
+                ) { $0.source = $1 }, in: group),
+            .member(
+                .value(long: "oif", .next, valueName: "interface", help: "Look routes up through this interface (ip route get ... oif).") {
+                    $0.outputInterface = $1
+                }, in: group),
             // Unconditional: `--uid -1` is a wrong value, not a missing one.
-            .member(.value(long: "mark", .unconditional) { $0.mark = $1 }, in: group),
-            .member(.value(long: "uid", .unconditional) { $0.uid = $1 }, in: group),
+            .member(
+                .value(
+                    long: "mark", .unconditional, valueName: "mark",
+                    help: "Look routes up with this firewall mark, decimal or 0x hex (ip route get ... mark)."
+                ) { $0.mark = $1 }, in: group),
+            .member(
+                .value(long: "uid", .unconditional, valueName: "uid", help: "Look routes up for this user id (ip route get ... uid).") {
+                    $0.uid = $1
+                }, in: group),
         ]
     }
 

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachCommandLine
 import ReachSystem
 
 /// The targets of one run: the operands, then the lines of `--targets-from FILE` (`-`:

@@ -1,102 +1,10 @@
-import ArgumentParser
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// `reach watch`: the state now, then one line per change, driven by kernel events;
-/// with `--until`, a wait for a network (nm-online, systemd-networkd-wait-online).
-struct WatchCommand: ParsableCommand, ReachRunnable {
-    static let configuration = CommandConfiguration(
-        commandName: "watch",
-        abstract: "Print the reachability state now, then a line each time it changes; or wait for a state.",
-        discussion: """
-            Without a target, watches what `status` evaluates; with a host name or an address, \
-            what `host` or `addr` would. Exit status: 0 when --until is met, --count is reached, \
-            the reader of the output goes away, or on SIGINT/SIGTERM; 1 when --timeout passes \
-            (or a signal arrives) while --until still waits.
-
-            With --probe, connectivity (none, limited, portal, full) is part of the state: the \
-            probes run again after every route or link change and every --probe-interval, and \
-            --until reachable then waits for full. A loss upstream is seen within the probe \
-            interval plus the probe timeout; while the probes fail the interval doubles, up to \
-            4 times, so a recovery can take up to 4 intervals plus the timeout to be seen.
-            """
-    )
-
-    // ArgumentParser's copy of WatchOptions.commandLine; CommandLineDeclarationTests hold
-    // these properties to it.
-    @Argument(help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
-    var targets: [String] = []
-
-    @Option(name: .long, help: ArgumentHelp("Exit 0 as soon as this state holds.", valueName: "reachable|unreachable"))
-    var until: String?
-
-    // The values parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits).", valueName: "duration"))
-    var timeout: String?
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Report a new state only after it has held this long.", valueName: "duration"))
-    var settle: String = WatchOptions.defaultSettle
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Exit after this many changes (the first line does not count).", valueName: "n"))
-    var count: Int?
-
-    @Option(name: .long, help: "Count a path as reachable only through this link.")
-    var interface: String?
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("Look a host name up again this often, and after link or route changes.", valueName: "duration"))
-    var resolveInterval: String = WatchOptions.defaultInterval
-
-    @Option(
-        name: .long, parsing: .unconditional,
-        help: ArgumentHelp("With --probe: check again this often (up to 4 times as long while failing).", valueName: "duration"))
-    var probeInterval: String = WatchOptions.defaultInterval
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Also write the internet's state as Prometheus metrics to this file, replaced at start and on each change.",
-            valueName: "path"))
-    var textfile: String?
-
-    @Flag(
-        name: .long,
-        help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once --until holds (without it: at the first).")
-    var notify = false
-
-    @Flag(name: .long, help: .hidden)
-    var debugStats = false
-
-    /// For the overrun test: a tiny netlink receive buffer makes the kernel drop messages.
-    @Option(name: .long, help: .hidden)
-    var debugReceiveBuffer: Int32?
-
-    @OptionGroup var targetList: TargetListArguments
-    @OptionGroup var path: PathArguments
-    @OptionGroup var probes: ProbeArguments
-    @OptionGroup var output: OutputArguments
-
-    var options: WatchOptions {
-        WatchOptions(
-            targets: targets, targetList: targetList.options, until: until, timeout: timeout, settle: settle, count: count,
-            interface: interface,
-            resolveInterval: resolveInterval, probeInterval: probeInterval, textfile: textfile, notify: notify, debugStats: debugStats,
-            debugReceiveBuffer: debugReceiveBuffer, path: path.options, probes: probes.options, output: output.options)
-    }
-
-    func execute() throws -> ExitStatus {
-        try options.execute()
-    }
-}
-
-/// `reach watch`'s command line as plain values, whichever reader read them, and the run.
+/// `reach watch`: the state now, then one line per change, driven by kernel events; with
+/// `--until`, a wait for a network (nm-online, systemd-networkd-wait-online). Its command line
+/// as plain values, and the run.
 struct WatchOptions: Equatable {
     static let defaultSettle = "0"
     static let defaultInterval = "60s"
@@ -120,21 +28,65 @@ struct WatchOptions: Equatable {
     var probes = ProbeOptions()
     var output = OutputOptions()
 
+    /// What help says the command is.
+    static let about = CommandAbout(
+        path: "reach watch",
+        abstract: "Print the reachability state now, then a line each time it changes; or wait for a state.",
+        discussion: """
+            Without a target, watches what `status` evaluates; with a host name or an address, \
+            what `host` or `addr` would. Exit status: 0 when --until is met, --count is reached, \
+            the reader of the output goes away, or on SIGINT/SIGTERM; 1 when --timeout passes \
+            (or a signal arrives) while --until still waits.
+
+            With --probe, connectivity (none, limited, portal, full) is part of the state: the \
+            probes run again after every route or link change and every --probe-interval, and \
+            --until reachable then waits for full. A loss upstream is seen within the probe \
+            interval plus the probe timeout; while the probes fail the interval doubles, up to \
+            4 times, so a recovery can take up to 4 intervals plus the timeout to be seen.
+            """)
+
     static let commandLine = CommandLineDeclaration<WatchOptions>(
-        operand: .variadic { $0.targets.append($1) },
+        about: about,
+        operand: .variadic(
+            OperandName("targets", help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
+        ) { $0.targets.append($1) },
         options: [
-            .value(long: "until", .next) { $0.until = $1 },
+            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 },
             // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
-            .value(long: "timeout", .unconditional) { $0.timeout = $1 },
-            .value(long: "settle", .unconditional) { $0.settle = $1 },
-            .integer(long: "count", .unconditional) { $0.count = $1 },
-            .value(long: "interface", .next) { $0.interface = $1 },
-            .value(long: "resolve-interval", .unconditional) { $0.resolveInterval = $1 },
-            .value(long: "probe-interval", .unconditional) { $0.probeInterval = $1 },
-            .value(long: "textfile", .next) { $0.textfile = $1 },
-            .flag(long: "notify") { $0.notify = true },
-            .flag(long: "debug-stats") { $0.debugStats = true },
-            .integer(long: "debug-receive-buffer", .next) { $0.debugReceiveBuffer = $1 },
+            .value(
+                long: "timeout", .unconditional, valueName: "duration",
+                help: "End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits)."
+            ) { $0.timeout = $1 },
+            .value(
+                long: "settle", .unconditional, valueName: "duration", default: defaultSettle,
+                help: "Report a new state only after it has held this long."
+            ) { $0.settle = $1 },
+            .integer(
+                long: "count", .unconditional, valueName: "n", help: "Exit after this many changes (the first line does not count)."
+            ) { $0.count = $1 },
+            .value(long: "interface", .next, valueName: "interface", help: "Count a path as reachable only through this link.") {
+                $0.interface = $1
+            },
+            .value(
+                long: "resolve-interval", .unconditional, valueName: "duration", default: defaultInterval,
+                help: "Look a host name up again this often, and after link or route changes."
+            ) { $0.resolveInterval = $1 },
+            .value(
+                long: "probe-interval", .unconditional, valueName: "duration", default: defaultInterval,
+                help: "With --probe: check again this often (up to 4 times as long while failing)."
+            ) { $0.probeInterval = $1 },
+            .value(
+                long: "textfile", .next, valueName: "path",
+                help: "Also write the internet's state as Prometheus metrics to this file, replaced at start and on each change."
+            ) { $0.textfile = $1 },
+            .flag(
+                long: "notify",
+                help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once --until holds (without it: at the first)."
+            ) { $0.notify = true },
+            // Hidden, for the tests: statistics at the end, and a tiny netlink receive buffer
+            // that makes the kernel drop messages (the overrun test).
+            .flag(long: "debug-stats", help: nil) { $0.debugStats = true },
+            .integer(long: "debug-receive-buffer", .next, valueName: "bytes", help: nil) { $0.debugReceiveBuffer = $1 },
         ]
             + TargetListOptions.commandLine { $1(&$0.targetList) } + PathOptions.commandLine { $1(&$0.path) }
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })

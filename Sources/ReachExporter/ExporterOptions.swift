@@ -1,8 +1,8 @@
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// reach-exporter's command line. Read here, not by ArgumentParser: the exporter's errors are
-/// one line on stderr, and its few options need no command tree.
+/// reach-exporter's command line, declared once and read by ReachCommandLine, as `reach`'s.
 public struct ExporterOptions: Equatable, Sendable {
     /// Outside Prometheus's default port allocations (9100-9999 are all taken; the list is
     /// the prometheus/prometheus wiki's "Default port allocations"): blackbox_exporter's 9115, a
@@ -27,76 +27,126 @@ public struct ExporterOptions: Equatable, Sendable {
     public var maximumHeadBytes = 8 * 1024
     /// Connections open at once; more are closed as soon as they are accepted.
     public var maximumConnections = 2048
-    public var help = false
-    public var version = false
+    /// What to print instead of serving: help, the version, a completion script, the options.
+    public var text: String?
 
     public init() {}
 
-    public struct UsageError: Error, Equatable, CustomStringConvertible {
-        public var description: String
-        init(_ description: String) { self.description = description }
+    /// The command line as written, each value checked by `parse`.
+    struct Words {
+        var listen: String?
+        var allow: [String] = []
+        var config: String?
+        var probes: [String] = []
+        var probeInterval: String?
+        var probeTimeout: String?
+        var concurrency: String?
+        var queue: String?
+        var headerTimeout: String?
+        var maxConnections: String?
     }
 
-    public static let usage = """
-        usage: reach-exporter [--listen ADDRESS:PORT] [--allow CIDR|HOST|*.SUFFIX|*]... [--config FILE]
-                              [--probe SPEC]... [--probe-interval DURATION] [--probe-timeout DURATION]
-                              [--concurrency N] [--queue N] [--header-timeout DURATION] [--max-connections N]
-                              [--version]
-        /probe?target=T&module=M: blackbox_exporter's probes (icmp, tcp_connect, http_2xx) and route.
-        /metrics: the exporter's process and the machine's way to the internet, kept from kernel events.
-        /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read --config again.
-        See reach-exporter(1).
+    /// reach-exporter's options, each once: the reader, `--help`, the completions and the man
+    /// page check (`--list-options`) all come from here.
+    static let commandLine = CommandLineDeclaration<Words>(
+        about: CommandAbout(
+            path: "reach-exporter",
+            abstract: "A Prometheus exporter: blackbox_exporter's probes, and the machine's way to the internet.",
+            discussion: """
+                /probe?target=T&module=M: blackbox_exporter's probes (icmp, tcp_connect, http_2xx) and route. \
+                /metrics: the exporter's process and the machine's way to the internet, kept from kernel events. \
+                /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read --config again. See reach-exporter(1).
+                """),
+        operand: .none,
+        options: [
+            .value(long: "listen", .next, valueName: "address:port", default: "127.0.0.1:\(defaultPort)", help: "Serve HTTP here.") {
+                $0.listen = $1
+            },
+            .values(
+                long: "allow", .next, valueName: "cidr|host|*.suffix|*",
+                help: "Targets /probe may probe (repeatable); without it, every target is refused."
+            ) { $0.allow.append($1) },
+            .value(long: "config", .next, valueName: "file", help: "blackbox.yml's modules (blackbox_exporter's format).") {
+                $0.config = $1
+            },
+            .values(
+                long: "probe", .next, valueName: "spec",
+                help: "Connectivity for reach_connectivity_state: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
+            ) { $0.probes.append($1) },
+            .value(
+                long: "probe-interval", .unconditional, valueName: "duration", default: "60s", help: "Run the --probe checks this often."
+            ) { $0.probeInterval = $1 },
+            .value(long: "probe-timeout", .unconditional, valueName: "duration", default: "5s", help: "Bound on each --probe check.") {
+                $0.probeTimeout = $1
+            },
+            .value(long: "concurrency", .unconditional, valueName: "n", default: "16", help: "Probes running at once (1-1024).") {
+                $0.concurrency = $1
+            },
+            .value(
+                long: "queue", .unconditional, valueName: "n", default: "256", help: "Probes waiting beyond those, then 503 (0-100000)."
+            ) { $0.queue = $1 },
+            .value(
+                long: "header-timeout", .unconditional, valueName: "duration", default: "5s",
+                help: "A request's head must arrive within this long of the connection's start (else 408)."
+            ) { $0.headerTimeout = $1 },
+            .value(
+                long: "max-connections", .unconditional, valueName: "n", default: "2048",
+                help: "Connections open at once; more are closed at once (1-1000000)."
+            ) { $0.maxConnections = $1 },
+        ])
 
-        """
+    /// The options' help (`reach-exporter --help`).
+    public static var usage: String {
+        let extraOptions = [HelpText.Entry("--version", "Show the version."), HelpText.Entry("-h, --help", "Show help information.")]
+        return HelpText.command(commandLine.summary, extraOptions: extraOptions)
+    }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> ExporterOptions {
         var options = ExporterOptions()
-        var index = 0
-        func value(_ name: String, inline: String?) throws(UsageError) -> String {
-            if let inline { return inline }
-            index += 1
-            guard index < arguments.count else { throw UsageError("\(name) needs a value") }
-            return arguments[index]
+        var words = Words()
+        switch arguments.first {
+        case "--generate-completion-script":
+            guard arguments.count == 2 else { throw UsageError("--generate-completion-script needs one shell: bash, zsh or fish") }
+            let program = CompletionProgram(
+                name: "reach-exporter", commands: [commandLine.summary], programOptions: ["--help", "--version"])
+            options.text = try Completions.script(for: arguments[1], program: program)
+            return options
+        case "--list-options":
+            options.text = OptionList.text([commandLine.summary])
+            return options
+        default: break
         }
-        while index < arguments.count {
-            let word = arguments[index]
-            var name = word
-            var inline: String?
-            if word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
-                name = String(word[..<equals])
-                inline = String(word[word.index(after: equals)...])
-            }
-            switch name {
-            case "--listen":
-                (options.listenHost, options.listenPort) = try listenAddress(try value(name, inline: inline))
-            case "--allow":
-                let text = try value(name, inline: inline)
-                do {
-                    options.allow.entries.append(try AllowList.entry(text))
-                } catch {
-                    throw UsageError(error.description)
-                }
-            case "--config": options.configPath = try value(name, inline: inline)
-            case "--probe":
-                let text = try value(name, inline: inline)
-                do {
-                    options.probes.append(try ProbeSpec.parse(text))
-                } catch {
-                    throw UsageError("--probe: " + error.message(quoting: printable))
-                }
-            case "--probe-interval": options.probeInterval = try duration(name, try value(name, inline: inline))
-            case "--probe-timeout": options.probeTimeout = try duration(name, try value(name, inline: inline))
-            case "--header-timeout": options.headerTimeout = try duration(name, try value(name, inline: inline))
-            case "--concurrency": options.concurrency = try count(name, try value(name, inline: inline), range: 1...1024)
-            case "--queue": options.queueLength = try count(name, try value(name, inline: inline), range: 0...100_000)
-            case "--max-connections": options.maximumConnections = try count(name, try value(name, inline: inline), range: 1...1_000_000)
-            case "-h", "--help": options.help = true
-            case "--version": options.version = true
-            default:
-                throw UsageError(word.hasPrefix("-") ? "unknown option '\(printable(word))'" : "unexpected argument '\(printable(word))'")
-            }
-            index += 1
+        switch try commandLine.parse(arguments[...], into: &words) {
+        case .help:
+            options.text = usage
+            return options
+        case .version:
+            options.text = "reach-exporter \(ReachVersion.current)\n"
+            return options
+        case .run: break
         }
+        if let listen = words.listen { (options.listenHost, options.listenPort) = try listenAddress(listen) }
+        for text in words.allow {
+            do {
+                options.allow.entries.append(try AllowList.entry(text))
+            } catch {
+                throw UsageError(error.description)
+            }
+        }
+        options.configPath = words.config
+        for text in words.probes {
+            do {
+                options.probes.append(try ProbeSpec.parse(text))
+            } catch {
+                throw UsageError("--probe: " + error.message(quoting: printable))
+            }
+        }
+        if let text = words.probeInterval { options.probeInterval = try duration("--probe-interval", text) }
+        if let text = words.probeTimeout { options.probeTimeout = try duration("--probe-timeout", text) }
+        if let text = words.headerTimeout { options.headerTimeout = try duration("--header-timeout", text) }
+        if let text = words.concurrency { options.concurrency = try count("--concurrency", text, range: 1...1024) }
+        if let text = words.queue { options.queueLength = try count("--queue", text, range: 0...100_000) }
+        if let text = words.maxConnections { options.maximumConnections = try count("--max-connections", text, range: 1...1_000_000) }
         return options
     }
 

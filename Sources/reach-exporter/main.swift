@@ -22,14 +22,12 @@ let options: ExporterOptions
 do {
     options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    fail(error.description, status: 64)
+    fail(error.message, status: 64)
 }
-if options.help {
-    OutputChannel.standard.write(ExporterOptions.usage)
-    CurrentProcess.exit(status: 0)
-}
-if options.version {
-    OutputChannel.standard.write("reach-exporter \(ReachVersion.current)\n")
+// Help, the version, a completion script: printed, and nothing served.
+if let text = options.text {
+    OutputChannel.standard.write(text)
+    OutputChannel.standard.flush()
     CurrentProcess.exit(status: 0)
 }
 

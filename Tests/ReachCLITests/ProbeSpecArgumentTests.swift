@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachCLI
+import ReachCommandLine
 
 final class ProbeSpecArgumentTests: XCTestCase {
     /// A long probe spec is cut in its quote, not at the end of the line: the reason stays.

@@ -1,6 +1,7 @@
 import XCTest
 
 @testable import ReachCLI
+import ReachCommandLine
 
 /// `--targets-from`'s lines: one target a line, `#` comments and blank lines skipped, every
 /// fault a usage error that names the line.

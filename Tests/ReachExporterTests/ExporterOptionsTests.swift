@@ -1,5 +1,6 @@
 import XCTest
 
+import ReachCommandLine
 @testable import ReachExporter
 
 final class ExporterOptionsTests: XCTestCase {
@@ -8,7 +9,7 @@ final class ExporterOptionsTests: XCTestCase {
             _ = try ExporterOptions.parse(arguments)
             return nil
         } catch {
-            return error.description
+            return error.message
         }
     }
 
@@ -35,18 +36,25 @@ final class ExporterOptionsTests: XCTestCase {
         XCTAssertEqual(options.queueLength, 8)
         XCTAssertEqual(options.headerTimeout.milliseconds, 2_000)
         XCTAssertEqual(options.maximumConnections, 100)
-        XCTAssertFalse(options.version)
-        XCTAssertTrue(try ExporterOptions.parse(["--version"]).version)
+        XCTAssertNil(options.text)
+        XCTAssertEqual(try ExporterOptions.parse(["--version"]).text?.hasPrefix("reach-exporter "), true)
+        XCTAssertEqual(try ExporterOptions.parse(["--listen", "[::1]:1", "-h"]).text?.hasPrefix("OVERVIEW: "), true)
+        // The exporter's help lists every option its declaration holds.
+        let help = ExporterOptions.usage
+        for option in ExporterOptions.commandLine.options {
+            XCTAssertTrue(help.contains("--" + (option.name.long ?? "")), "\(option.name.spelled) missing from:\n\(help)")
+        }
     }
 
     func testErrorsAreOneLine() {
-        XCTAssertEqual(message(["--listen"]), "--listen needs a value")
+        XCTAssertEqual(message(["--listen"]), "--listen needs a value (--listen <address:port>)")
         XCTAssertEqual(message(["--listen", "localhost:80"]),
                        "--listen: 'localhost:80' is not ADDRESS:PORT (127.0.0.1:10115, [::1]:10115)")
         XCTAssertEqual(message(["--allow", "bad name"]), "--allow: 'bad name' is neither a CIDR, a host name, *.suffix nor *")
         XCTAssertEqual(message(["--concurrency", "0"]), "--concurrency: '0' is not a number from 1 to 1024")
         XCTAssertEqual(message(["--header-timeout", "-1s"]), "--header-timeout: '-1s' is not a positive duration (5, 1.5s, 300ms)")
-        XCTAssertEqual(message(["--bogus"]), "unknown option '--bogus'")
+        XCTAssertEqual(message(["--bogus"]), "unknown option '--bogus' (see 'reach-exporter --help')")
+        XCTAssertEqual(message(["--alow", "*"]), "unknown option '--alow'; did you mean '--allow'?")
         XCTAssertEqual(message(["extra"]), "unexpected argument 'extra'")
         XCTAssertEqual(message(["--probe", "ftp:x"]), "--probe: probe 'ftp:x' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH")
         for arguments in [["--listen", "\n"], ["--allow", "a\nb"], ["x\ny"]] {

@@ -481,10 +481,13 @@ final class ExporterStartTests: XCTestCase {
         let cases: [([String], String)] = [
             (["--listen", "localhost:80"], "reach-exporter: --listen: 'localhost:80' is not ADDRESS:PORT (127.0.0.1:10115, [::1]:10115)"),
             (["--allow", "10.0.0.0/33"], "reach-exporter: --allow: '10.0.0.0/33' is not a CIDR (198.51.100.0/24, 2001:db8::/32)"),
-            (["--frob"], "reach-exporter: unknown option '--frob'"),
+            (["--bogus"], "reach-exporter: unknown option '--bogus' (see 'reach-exporter --help')"),
+            (["--frob"], "reach-exporter: unknown option '--frob'; did you mean '--probe'?"),
+            (["--alow", "*"], "reach-exporter: unknown option '--alow'; did you mean '--allow'?"),
             (["--probe", "ftp://x"],
              "reach-exporter: --probe: probe 'ftp://x' is not icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH"),
-            (["--concurrency"], "reach-exporter: --concurrency needs a value"),
+            (["--concurrency"], "reach-exporter: --concurrency needs a value (--concurrency <n>)"),
+            (["extra"], "reach-exporter: unexpected argument 'extra'"),
         ]
         for (arguments, message) in cases {
             let result = try run(arguments)
@@ -528,7 +531,10 @@ final class ExporterStartTests: XCTestCase {
     func testHelpIsPrintedAndExitsZero() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdout.hasPrefix("usage: reach-exporter"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("\nUSAGE: reach-exporter [--listen <address:port>]"), result.stdout)
+        for option in ["--allow", "--config", "--probe", "--concurrency", "--queue", "--header-timeout", "--max-connections"] {
+            XCTAssertTrue(result.stdout.contains("\n  " + option + " <"), "\(option) missing:\n\(result.stdout)")
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import ReachCore
+import ReachCommandLine
 
 final class PrintableTextTests: XCTestCase {
     func testEscapesControlCharactersUnambiguously() {

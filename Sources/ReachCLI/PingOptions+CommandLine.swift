@@ -1,0 +1,85 @@
+import ReachCommandLine
+
+extension PingOptions {
+    /// `reach ping`'s options, each once. The letters are iputils ping's (ping(8)); the long
+    /// options with several targets are fping's (fping(8)) where iputils has no letter.
+    /// What help says the command is.
+    static let about = CommandAbout(
+        path: "reach ping",
+        abstract: "Send ICMP echo requests and report the replies, as iputils ping does.",
+        discussion: """
+            Durations are seconds as numbers (fractions allowed; -w takes whole seconds, as iputils). \
+            Exit status: 0 a reply came (with -c and -w: count replies), 1 no reply, 2 name not resolved, \
+            64 bad input, 71 system failure, 77 not permitted (see CAPABILITIES in reach(1)).
+
+            Several targets (or --targets-from, --generate, an fping option): fping's model and \
+            output, one ICMP socket per family; exit 0 when every target answered (reach(1)).
+            """)
+
+    static let commandLine = CommandLineDeclaration<PingOptions>(
+        about: about,
+        operand: .variadic(
+            OperandName("hosts", help: "Host names or IPv4/IPv6 literals; IPv6 may carry %interface. Several: fping's model.")
+        ) { $0.hosts.append($1) },
+        options: [
+            // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
+            .value("c", .unconditional, valueName: "count", help: "Stop after sending count probes (with -w: after count replies).") {
+                $0.count = $1
+            },
+            .value(
+                "i", .unconditional, valueName: "seconds",
+                help: "Seconds between probes (default 1; several targets: between any two, default 0.01); below 0.002 needs CAP_NET_RAW."
+            ) { $0.interval = $1 },
+            .value(
+                "W", .unconditional, valueName: "seconds",
+                help: "Seconds to wait for each reply (default 10; several targets: see reach(1))."
+            ) { $0.timeout = $1 },
+            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds, whatever is outstanding.") {
+                $0.deadline = $1
+            },
+            .value("s", .unconditional, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
+            .value("t", .unconditional, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
+            .value("I", .next, valueName: "interface", help: "Interface name or source address.") { $0.interface = $1 },
+            .value(
+                "p", .next, valueName: "pattern", help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
+            ) { $0.pattern = $1 },
+            .value(
+                "M", .next, valueName: "do|want|dont",
+                help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
+            ) { $0.mtuDiscovery = $1 },
+            .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
+            .flag("6", help: "IPv6 only.") { $0.ipv6 = true },
+            .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true },
+            .flag("n", help: "Numeric output (reach never looks up names of repliers).") { $0.numeric = true },
+            .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true },
+            .flag("O", help: "Report outstanding replies before sending the next probe.") { $0.outstanding = true },
+            .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") { $0.flood = true },
+            .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
+            // Several targets: fping's options where iputils has none, by long names.
+            .value(
+                long: "period", .unconditional, valueName: "seconds",
+                help: "Several targets: seconds between probes to one target (fping -p; default 1)."
+            ) { $0.period = $1 },
+            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true },
+            .flag(long: "unreachable", help: "Several targets: print the targets that did not answer (fping -u).") {
+                $0.unreachable = true
+            },
+            .flag(long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).") {
+                $0.eachRTT = true
+            },
+            .value(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
+                $0.targetsFrom = $1
+            },
+            .value(
+                long: "generate", .next, valueName: "cidr|start",
+                help: "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536)."
+            ) { $0.generate = $1 },
+            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true },
+            .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
+            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true },
+            .value(
+                long: "squiet", .unconditional, valueName: "seconds",
+                help: "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q)."
+            ) { $0.squiet = $1 },
+        ])
+}

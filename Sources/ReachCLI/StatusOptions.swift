@@ -1,0 +1,61 @@
+import ReachCommandLine
+import ReachCore
+import ReachSystem
+
+/// `reach status`: is the internet reachable. Its command line as plain values, and the run.
+struct StatusOptions: Equatable {
+    var path = PathOptions()
+    var references: [String] = []
+    var probes = ProbeOptions()
+    var output = OutputOptions()
+
+    /// What help says the command is.
+    static let about = CommandAbout(
+        path: "reach status",
+        abstract: "Is the internet reachable: the route the kernel would pick, per address family.",
+        discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are.")
+
+    static let commandLine = CommandLineDeclaration<StatusOptions>(
+        about: about,
+        operand: .none,
+        options: PathOptions.commandLine { $1(&$0.path) }
+            + [
+                .values(
+                    long: "reference", .next, valueName: "address",
+                    help: "Look this address up for its family instead of 8.8.8.8 or 2001:4860:4860::8888 (one per family)."
+                ) { $0.references.append($1) }
+            ]
+            + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
+
+    /// The reference addresses, one per family at most, each of a family that is evaluated.
+    func referenceAddresses() throws -> [IPAddress] {
+        var addresses: [IPAddress] = []
+        for text in references {
+            let address = try TargetArgument.address(text)
+            if addresses.contains(where: { $0.family == address.family }) {
+                let shown = PrintableText.escaped(text)
+                throw UsageError("--reference: one address per family, and '\(shown)' is the second \(address.family.label) one")
+            }
+            if !path.families.isEmpty && !path.families.contains(address.family) {
+                let evaluated = path.singleFamily?.label ?? ""
+                throw UsageError("--reference \(address) is \(address.family.label), and only \(evaluated) is evaluated")
+            }
+            addresses.append(address)
+        }
+        return addresses
+    }
+
+    func execute() throws -> ExitStatus {
+        // Bad probe specs are usage errors before anything is looked up or sent.
+        let checker = try probes.makeChecker(family: path.singleFamily)
+        let references = try referenceAddresses()
+        var evaluator = try path.makeEvaluator()
+        evaluator.references = references
+        OutputChannel.standard.gatherBlocksUnlessTerminal()
+        var report = try evaluator.evaluateInternet(families: path.families)
+        if let checker {
+            report.attach(try probes.check(checker, routeUsable: report.isReachable))
+        }
+        return output.emit(report, command: "status")
+    }
+}

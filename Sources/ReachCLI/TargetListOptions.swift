@@ -1,0 +1,23 @@
+import ReachCommandLine
+import ReachCore
+import ReachSystem
+
+/// --targets-from and --any: where targets come from, and when several succeed.
+struct TargetListOptions: Equatable {
+    var file: String?
+    var any = false
+
+    /// The options, declared for a subcommand whose field `group` holds them.
+    static func commandLine<Outer>(_ group: @escaping GroupField<Outer, TargetListOptions>) -> [OptionDeclaration<Outer>] {
+        [
+            .member(
+                .value(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
+                    $0.file = $1
+                }, in: group),
+            .member(
+                .flag(long: "any", help: "With several targets: succeed when any one is reachable, not only when all are.") {
+                    $0.any = true
+                }, in: group),
+        ]
+    }
+}

@@ -1,0 +1,158 @@
+/// What help, completions and the man page check need to know of an option, without the
+/// type of the options it sets.
+public struct OptionName: Sendable, Equatable {
+    /// The short name, an ASCII letter or digit (`c` of `-c`); nil for a long-only option.
+    public let letter: UInt8?
+    /// The long name without its dashes (`json` of `--json`); nil for a short-only option.
+    public let long: String?
+    /// The value's name in help (`count` of `-c <count>`); nil for a flag.
+    public let valueName: String?
+    /// One line of help; nil: hidden from help and completions (test-only options).
+    public let help: String?
+    /// Whether it may be given more than once, each value kept.
+    public let repeats: Bool
+    /// The value when the option is not given, shown in help (`5s`).
+    public let defaultValue: String?
+
+    public init(letter: UInt8?, long: String?, valueName: String?, help: String?, repeats: Bool, defaultValue: String? = nil) {
+        self.letter = letter
+        self.long = long
+        self.valueName = valueName
+        self.help = help
+        self.repeats = repeats
+        self.defaultValue = defaultValue
+    }
+
+    public var takesValue: Bool { valueName != nil }
+
+    /// `-c`, or `--json` when it has a long name: what an error message calls it.
+    public var spelled: String {
+        if let long { return "--" + long }
+        return letter.map { "-" + String(UnicodeScalar($0)) } ?? ""
+    }
+
+    /// `-c <count>`, `--probe <spec>`, `--json`: the option as an error message shows it.
+    public var spelledWithValue: String {
+        valueName.map { spelled + " <" + $0 + ">" } ?? spelled
+    }
+}
+
+/// One option: `-c COUNT`, `-q`, `--json`, `--timeout DURATION`, `--probe SPEC` (repeatable):
+/// its names and help (`name`), and how it sets a field of `Options`.
+///
+/// An option sets its field through a closure (`{ $0.count = $1 }`), not a key path: making
+/// a key path makes the runtime demangle its root and value types at every start.
+public struct OptionDeclaration<Options>: Sendable {
+    public let name: OptionName
+    public let setting: Setting
+
+    public enum Setting: Sendable {
+        /// A flag, which takes no value: sets its field to true.
+        case flag(@Sendable (inout Options) -> Void)
+        /// An option with a value, which `store` sets; `store` answers false when the text is
+        /// no value of the field's type, which the reader reports naming the option. Text
+        /// values are stored as given and checked by the command that uses them.
+        case value(ValueParsing, store: @Sendable (inout Options, String) -> Bool)
+    }
+
+    public init(name: OptionName, setting: Setting) {
+        self.name = name
+        self.setting = setting
+    }
+
+    /// `-q`, or `-q, --quiet`.
+    public static func flag(
+        _ letter: Unicode.Scalar, long: String? = nil, help: String?, _ set: @escaping @Sendable (inout Options) -> Void
+    ) -> Self {
+        Self(name: OptionName(letter: UInt8(ascii: letter), long: long, valueName: nil, help: help, repeats: false), setting: .flag(set))
+    }
+
+    /// `--json`.
+    public static func flag(long: String, help: String?, _ set: @escaping @Sendable (inout Options) -> Void) -> Self {
+        Self(name: OptionName(letter: nil, long: long, valueName: nil, help: help, repeats: false), setting: .flag(set))
+    }
+
+    /// `-c VALUE` (also `-c5`), stored as text.
+    public static func value(
+        _ letter: Unicode.Scalar, _ parsing: ValueParsing, valueName: String, help: String?,
+        _ set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(
+            name: OptionName(letter: UInt8(ascii: letter), long: nil, valueName: valueName, help: help, repeats: false),
+            setting: .value(parsing, store: storing(set)))
+    }
+
+    /// `--name VALUE` (also `--name=VALUE`), stored as text.
+    public static func value(
+        long: String, _ parsing: ValueParsing, valueName: String, default defaultValue: String? = nil, help: String?,
+        _ set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(
+            name: OptionName(letter: nil, long: long, valueName: valueName, help: help, repeats: false, defaultValue: defaultValue),
+            setting: .value(parsing, store: storing(set)))
+    }
+
+    /// `--name VALUE ...`, each value appended as text.
+    public static func values(
+        long: String, _ parsing: ValueParsing, valueName: String, help: String?,
+        _ append: @escaping @Sendable (inout Options, String) -> Void
+    ) -> Self {
+        Self(
+            name: OptionName(letter: nil, long: long, valueName: valueName, help: help, repeats: true),
+            setting: .value(parsing, store: storing(append)))
+    }
+
+    /// `--name N`: a decimal integer (`7`, `-1`; no spaces, no 0x).
+    public static func integer<Integer: FixedWidthInteger & SendableMetatype>(
+        long: String, _ parsing: ValueParsing, valueName: String, help: String?,
+        _ set: @escaping @Sendable (inout Options, Integer) -> Void
+    ) -> Self {
+        Self(
+            name: OptionName(letter: nil, long: long, valueName: valueName, help: help, repeats: false),
+            setting: .value(parsing) { options, text in
+                guard let value = Integer(text) else { return false }
+                set(&options, value)
+                return true
+            })
+    }
+
+    private static func storing(_ set: @escaping @Sendable (inout Options, String) -> Void) -> @Sendable (inout Options, String) -> Bool {
+        { options, text in
+            set(&options, text)
+            return true
+        }
+    }
+
+    /// A group's option (PathOptions' `-4`), declared for each command that has the group:
+    /// it sets its field inside the field of `Options` that `group` names. A group declares
+    /// its options in a generic function of its own, not in an array of its own type: the
+    /// first array of each new element type costs the runtime a type to make at every start.
+    public static func member<Group>(_ option: OptionDeclaration<Group>, in group: @escaping GroupField<Options, Group>) -> Self {
+        switch option.setting {
+        case .flag(let set):
+            return Self(
+                name: option.name,
+                setting: .flag { outer in
+                    _ = group(&outer) { inner in
+                        set(&inner)
+                        return true
+                    }
+                })
+        case .value(let parsing, let store):
+            return Self(name: option.name, setting: .value(parsing) { outer, text in group(&outer) { store(&$0, text) } })
+        }
+    }
+}
+
+/// A group's field of `Options`: the closure calls its second argument with the field, inout,
+/// and returns what that returns.
+public typealias GroupField<Options, Group> = @Sendable (inout Options, (inout Group) -> Bool) -> Bool
+
+/// Which word after an option may be its value (getopt_long(3) takes any; a few options here
+/// refuse an option-like one, so that `-I -q` says the value is missing).
+public enum ValueParsing: Sendable {
+    /// The next word unless it looks like an option (`-I -q` lacks its value).
+    case next
+    /// Whatever word comes next (`-c -1` is a wrong count, not a missing one).
+    case unconditional
+}
