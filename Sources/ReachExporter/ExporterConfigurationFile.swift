@@ -1,3 +1,4 @@
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 

@@ -138,7 +138,7 @@ public struct ExporterOptions: Equatable, Sendable {
             do {
                 options.probes.append(try ProbeSpec.parse(text))
             } catch {
-                throw UsageError("--probe: " + error.message(quoting: printable))
+                throw UsageError("--probe: " + error.message(quoting: PrintableText.ascii))
             }
         }
         if let text = words.probeInterval { options.probeInterval = try duration("--probe-interval", text) }
@@ -151,7 +151,7 @@ public struct ExporterOptions: Equatable, Sendable {
     }
 
     static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
-        let problem = UsageError("--listen: '\(printable(text))' is not ADDRESS:PORT (127.0.0.1:\(defaultPort), [::1]:\(defaultPort))")
+        let problem = UsageError("--listen: '\(PrintableText.ascii(text))' is not ADDRESS:PORT (127.0.0.1:\(defaultPort), [::1]:\(defaultPort))")
         guard let colon = text.lastIndex(of: ":") else { throw problem }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
@@ -162,17 +162,15 @@ public struct ExporterOptions: Equatable, Sendable {
 
     static func duration(_ name: String, _ text: String) throws(UsageError) -> TimeSpan {
         guard let span = try? TimeSpan.parse(text), span.milliseconds > 0 else {
-            throw UsageError("\(name): '\(printable(text))' is not a positive duration (5, 1.5s, 300ms)")
+            throw UsageError("\(name): '\(PrintableText.ascii(text))' is not a positive duration (5, 1.5s, 300ms)")
         }
         return span
     }
 
     static func count(_ name: String, _ text: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
         guard let number = Int(text), range.contains(number) else {
-            throw UsageError("\(name): '\(printable(text))' is not a number from \(range.lowerBound) to \(range.upperBound)")
+            throw UsageError("\(name): '\(PrintableText.ascii(text))' is not a number from \(range.lowerBound) to \(range.upperBound)")
         }
         return number
     }
-
-    static func printable(_ text: String) -> String { PrintableText.ascii(text) }
 }
