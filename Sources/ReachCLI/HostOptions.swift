@@ -44,7 +44,7 @@ struct HostOptions: Equatable {
         var evaluator = try path.makeEvaluator()
         OutputChannel.standard.gatherBlocksUnlessTerminal()
         if hosts.count == 1 {
-            let report = try evaluator.evaluate(host: hosts[0], family: family, timeoutMilliseconds: limit.pollTimeout)
+            let report = try evaluator.evaluate(host: hosts[0], family: family, timeout: limit)
             return output.emit(report, command: "host")
         }
         // The names resolved a part at a time, each part's together.
@@ -53,7 +53,7 @@ struct HostOptions: Equatable {
         var start = 0
         while start < hosts.count {
             let part = Array(hosts[start..<min(start + ReportStream.partSize, hosts.count)])
-            stream.write(try evaluator.evaluate(hosts: part, family: family, timeoutMilliseconds: limit.pollTimeout))
+            stream.write(try evaluator.evaluate(hosts: part, family: family, timeout: limit))
             start += part.count
         }
         return stream.finish()

@@ -86,7 +86,7 @@ extension PingOptions {
     ) throws -> (names: [String], addresses: [IPAddress], unresolved: Int) {
         // Names resolved together (HostResolutionPool), bounded as one ping's lookup is.
         let names = zip(texts, literals).compactMap { $1 == nil ? $0 : nil }
-        var outcomes = try SystemHostResolver().resolve(all: names, family: family, timeoutMilliseconds: resolveTimeoutMilliseconds)[...]
+        var outcomes = try SystemHostResolver().resolve(all: names, family: family, timeout: resolveTimeout)[...]
         var run: (names: [String], addresses: [IPAddress], unresolved: Int) = ([], [], 0)
         for (text, literal) in zip(texts, literals) {
             var address = literal

@@ -89,7 +89,7 @@ struct PingOptions: Equatable {
     private func resolve(_ host: String) throws -> Resolution {
         let family = try requestedFamily()
         if (try? IPAddress.parse(host).resolvingZone()) == nil { try Self.checkName(host) }
-        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: Self.resolveTimeoutMilliseconds) {
+        switch try SystemHostResolver().addresses(of: host, family: family, timeout: Self.resolveTimeout) {
         case .resolved(let addresses):
             try FamilyMismatch.check(addresses[0], against: family, target: host)
             return .success(addresses[0])

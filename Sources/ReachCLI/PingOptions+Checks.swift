@@ -5,7 +5,7 @@ import ReachSystem
 /// The checks and steps every ping run makes, one host or many, written once.
 extension PingOptions {
     /// How long names may take to resolve: one ping's lookup, or all of a run's together.
-    static let resolveTimeoutMilliseconds: Int32 = 10_000
+    static let resolveTimeout = TimeSpan.seconds(10)
 
     /// -4 or -6, refusing both.
     func requestedFamily() throws -> AddressFamily? {

@@ -56,7 +56,7 @@ public struct ExporterProber: Sendable {
             candidates = [try literal.resolvingZone()]
         } else {
             switch try SystemHostResolver().addresses(
-                of: host, family: module.ipProtocolFallback ? nil : preferred, timeoutMilliseconds: deadline.pollTimeout(from: .now()))
+                of: host, family: module.ipProtocolFallback ? nil : preferred, timeout: deadline.remaining(from: .now()))
             {
             case .resolved(let addresses): candidates = addresses
             case .notResolved: return nil

@@ -35,9 +35,9 @@ public final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
         System.writeByte(writeDescriptor, 1)
     }
 
-    /// Waits up to `timeoutMilliseconds` (negative: forever); nil while the work is still running.
-    public func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> Value? {
-        let ready = try Poll.wait(readinessDescriptor, for: .readable, timeoutMilliseconds: timeoutMilliseconds)
+    /// Waits up to `timeout`; nil while the work is still running.
+    public func wait(timeout: TimeSpan) throws(SystemCallError) -> Value? {
+        let ready = try Poll.wait(readinessDescriptor, for: .readable, timeoutMilliseconds: timeout.pollTimeout)
         guard ready.contains(.readable) else { return nil }
         return value
     }

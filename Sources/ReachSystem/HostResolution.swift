@@ -16,9 +16,9 @@ public final class HostResolution: Sendable {
         job = try BackgroundJob { HostResolution.getaddrinfo(name: name, family: family) }
     }
 
-    /// Waits up to `timeoutMilliseconds` (negative: forever); nil when the lookup is still running.
-    public func wait(timeoutMilliseconds: Int32) throws(SystemCallError) -> ResolutionOutcome? {
-        try job.wait(timeoutMilliseconds: timeoutMilliseconds)
+    /// Waits up to `timeout`; nil when the lookup is still running.
+    public func wait(timeout: TimeSpan) throws(SystemCallError) -> ResolutionOutcome? {
+        try job.wait(timeout: timeout)
     }
 
     static func getaddrinfo(name: String, family: AddressFamily?) -> ResolutionOutcome {

@@ -8,9 +8,9 @@ import Glibc
 /// getaddrinfo blocks and cannot be cancelled, so a name that hangs in DNS holds its thread
 /// until the resolver gives up (resolv.conf(5): `timeout` × `attempts` per server, 10 s by
 /// default). Two rules keep such names from delaying the others: a lookup still running
-/// `timeoutMilliseconds` after it started is given up (no answer) and its thread abandoned
+/// `timeout` after it started is given up (no answer) and its thread abandoned
 /// and replaced (the abandoned thread finishes its call, finds its lookup given up, and
-/// ends); and when every thread has been held longer than `stallMilliseconds` with names
+/// ends); and when every thread has been held longer than `stall` with names
 /// still queued, as many more start as are held (at most `initialThreads` at a time). At
 /// most `maximumThreads` run at once, abandoned ones included. Completions are counted through one pipe, so the caller waits in poll(2).
 // @unchecked: every mutable field is read and written under `lock`.
@@ -18,7 +18,7 @@ public final class HostResolutionPool: @unchecked Sendable {
     private let lock = Lock()
     private let names: [String]
     private let family: AddressFamily?
-    private let timeout: Int64
+    private let timeout: TimeSpan
     private let readDescriptor: Int32
     private let writeDescriptor: Int32
     private var outcomes: [ResolutionOutcome?]
@@ -27,11 +27,11 @@ public final class HostResolutionPool: @unchecked Sendable {
     private var nextName = 0
     private var finished = 0
     private var abandoned = false
-    /// Per thread: idle, the lookup it runs and when that began (monotonic ms), or abandoned.
+    /// Per thread: idle, the lookup it runs and when that began, or abandoned.
     private var busy: [Work] = []
     private enum Work {
         case idle
-        case resolving(name: Int, since: Int64)
+        case resolving(name: Int, since: MonotonicInstant)
         case abandoned
     }
     /// Threads running, abandoned ones included.
@@ -40,9 +40,9 @@ public final class HostResolutionPool: @unchecked Sendable {
     /// The pool's threads start at `initialThreads` (or fewer, for fewer names).
     public static let initialThreads = 8
     public static let maximumThreads = 64
-    static let stallMilliseconds: Int64 = 100
+    static let stall = TimeSpan.milliseconds(100)
 
-    private init(names: [String], family: AddressFamily?, timeout: Int64) throws(SystemCallError) {
+    private init(names: [String], family: AddressFamily?, timeout: TimeSpan) throws(SystemCallError) {
         self.names = names
         self.family = family
         self.timeout = timeout
@@ -59,12 +59,12 @@ public final class HostResolutionPool: @unchecked Sendable {
     }
 
     /// Resolves every name, in the order given; nil for a name with no answer within
-    /// `timeoutMilliseconds` of its lookup's start. `family` nil asks for both A and AAAA.
-    public static func resolve(_ names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws(SystemCallError)
+    /// `timeout` of its lookup's start. `family` nil asks for both A and AAAA.
+    public static func resolve(_ names: [String], family: AddressFamily?, timeout: TimeSpan) throws(SystemCallError)
         -> [ResolutionOutcome?]
     {
         guard !names.isEmpty else { return [] }
-        let pool = try HostResolutionPool(names: names, family: family, timeout: Int64(max(0, timeoutMilliseconds)))
+        let pool = try HostResolutionPool(names: names, family: family, timeout: max(.zero, timeout))
         defer { pool.abandon() }
         return try pool.run()
     }
@@ -73,12 +73,12 @@ public final class HostResolutionPool: @unchecked Sendable {
         for _ in 0..<min(names.count, Self.initialThreads) { try startThread() }
         var drain = [UInt8](repeating: 0, count: 4096)
         while true {
-            let now = SystemClock.monotonicMilliseconds()
+            let now = MonotonicInstant.now()
             // Lookups past their time are given up, their threads replaced; a pool whose every
             // thread is held by a slow name grows by one.
-            let (done, replace, wait): (Bool, Int, Int64) = lock.withLock {
+            let (done, replace, wait): (Bool, Int, TimeSpan) = lock.withLock {
                 var replace = 0
-                var earliest = Self.stallMilliseconds
+                var earliest = Self.stall
                 var stalled = true
                 var held = 0
                 for slot in busy.indices {
@@ -95,7 +95,7 @@ public final class HostResolutionPool: @unchecked Sendable {
                             replace += 1
                         } else {
                             earliest = min(earliest, since + timeout - now)
-                            if now - since < Self.stallMilliseconds { stalled = false } else { held += 1 }
+                            if now - since < Self.stall { stalled = false } else { held += 1 }
                         }
                     }
                 }
@@ -106,7 +106,7 @@ public final class HostResolutionPool: @unchecked Sendable {
             }
             if done { break }
             for _ in 0..<replace { try startThread() }
-            let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: Int32(max(1, wait)))
+            let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: max(.milliseconds(1), wait).pollTimeout)
             if ready.contains(.readable) {
                 // Only a wake-up: the slots say what finished, and a failed read leaves the pipe readable for the next turn.
                 _ = drain.withUnsafeMutableBytes { System.read(readDescriptor, into: $0) }
@@ -144,7 +144,7 @@ public final class HostResolutionPool: @unchecked Sendable {
                     return nil
                 }
                 nextName += 1
-                busy[slot] = .resolving(name: nextName - 1, since: SystemClock.monotonicMilliseconds())
+                busy[slot] = .resolving(name: nextName - 1, since: .now())
                 return nextName - 1
             }
             guard let index = taken else { return }

@@ -21,7 +21,7 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     func testResolvedHostIsReachableWhenAnyAddressIs() throws {
         let kernel = FakeKernel(routes: [address("198.18.0.2"): route(.ipv4)], links: [eth0])
         let resolver = FakeResolver(["db.internal": .resolved([address("2001:db8::2"), address("198.18.0.2")])])
-        let report = try evaluator(kernel, resolver).evaluate(host: "db.internal", family: nil, timeoutMilliseconds: 5000)
+        let report = try evaluator(kernel, resolver).evaluate(host: "db.internal", family: nil, timeout: .milliseconds(5000))
         XCTAssertEqual(report.subject, .host("db.internal"))
         XCTAssertEqual(report.paths.map(\.destination), [address("2001:db8::2"), address("198.18.0.2")], "every address, in order")
         XCTAssertEqual(report.paths.map(\.reason), [.noRoute, nil])
@@ -33,7 +33,7 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     func testResolvedHostWithNoReachableAddress() throws {
         let kernel = FakeKernel(routes: [address("198.51.100.1"): .rejected(.hostUnreachable)])
         let resolver = FakeResolver(["far.example": .resolved([address("198.51.100.1"), address("198.51.100.2")])])
-        let report = try evaluator(kernel, resolver).evaluate(host: "far.example", family: nil, timeoutMilliseconds: 5000)
+        let report = try evaluator(kernel, resolver).evaluate(host: "far.example", family: nil, timeout: .milliseconds(5000))
         XCTAssertFalse(report.isReachable)
         XCTAssertEqual(report.reason, .unreachableRoute, "the first unreachable path's reason")
     }
@@ -41,7 +41,7 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     func testUnresolvedHostIsNeverReachable() throws {
         let kernel = FakeKernel()
         let resolver = FakeResolver(["nowhere.invalid": .notResolved("Name or service not known")])
-        let report = try evaluator(kernel, resolver).evaluate(host: "nowhere.invalid", family: nil, timeoutMilliseconds: 5000)
+        let report = try evaluator(kernel, resolver).evaluate(host: "nowhere.invalid", family: nil, timeout: .milliseconds(5000))
         XCTAssertFalse(report.isReachable)
         XCTAssertEqual(report.reason, .nameNotResolved)
         XCTAssertEqual(report.resolutionFailure, "Name or service not known")
@@ -52,23 +52,23 @@ final class ReachabilityEvaluatorTests: XCTestCase {
     func testResolverFailureIsThrown() {
         let resolver = FakeResolver(["x.example": .failed(SystemCallError("getaddrinfo", Errno(rawValue: 12)))])
         let evaluator = evaluator(FakeKernel(), resolver)
-        XCTAssertThrowsError(try evaluator.evaluate(host: "x.example", family: nil, timeoutMilliseconds: 1)) { error in
+        XCTAssertThrowsError(try evaluator.evaluate(host: "x.example", family: nil, timeout: .milliseconds(1))) { error in
             XCTAssertEqual(error as? SystemCallError, SystemCallError("getaddrinfo", Errno(rawValue: 12)))
         }
     }
 
     func testFamilyAndTimeoutReachTheResolver() throws {
         let resolver = FakeResolver(["v6.example": .resolved([address("2001:db8::9")])])
-        _ = try evaluator(FakeKernel(), resolver).evaluate(host: "v6.example", family: .ipv6, timeoutMilliseconds: 1500)
+        _ = try evaluator(FakeKernel(), resolver).evaluate(host: "v6.example", family: .ipv6, timeout: .milliseconds(1500))
         XCTAssertEqual(resolver.requests.count, 1)
         XCTAssertEqual(resolver.requests.first?.family, .ipv6)
-        XCTAssertEqual(resolver.requests.first?.timeout, 1500)
+        XCTAssertEqual(resolver.requests.first?.timeout, .milliseconds(1500))
     }
 
     func testKernelFailureDuringHostEvaluationIsThrown() {
         let kernel = FakeKernel(routes: [address("198.18.0.2"): .rejected(.noBufferSpace)])
         let resolver = FakeResolver(["h.example": .resolved([address("198.18.0.2")])])
-        XCTAssertThrowsError(try evaluator(kernel, resolver).evaluate(host: "h.example", family: nil, timeoutMilliseconds: 1))
+        XCTAssertThrowsError(try evaluator(kernel, resolver).evaluate(host: "h.example", family: nil, timeout: .milliseconds(1)))
     }
 
     // MARK: address
@@ -200,11 +200,11 @@ final class ReachabilityEvaluatorTests: XCTestCase {
             "db.example": .resolved([address("198.18.0.2")]), "broken.example": .failed(SystemCallError("getaddrinfo", .outOfMemory)),
         ])
         let names = ["db.example", "nosuch.example", "broken.example"]
-        let reports = try evaluator(kernel, resolver).evaluate(hosts: names, family: nil, timeoutMilliseconds: 700)
+        let reports = try evaluator(kernel, resolver).evaluate(hosts: names, family: nil, timeout: .milliseconds(700))
         XCTAssertEqual(reports.map(\.isReachable), [true, false, false])
         XCTAssertEqual(reports[1].resolutionFailure, "Name or service not known")
         XCTAssertEqual(reports[2].resolutionFailure, "getaddrinfo: Cannot allocate memory", "a lookup that failed is that name's")
-        XCTAssertEqual(resolver.requests.map(\.timeout), [700, 700, 700])
+        XCTAssertEqual(resolver.requests.map(\.timeout), [TimeSpan](repeating: .milliseconds(700), count: 3))
     }
 }
 

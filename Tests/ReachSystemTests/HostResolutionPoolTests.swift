@@ -7,7 +7,7 @@ import XCTest
 final class HostResolutionPoolTests: XCTestCase {
     func testEveryNameInOrderOnMoreNamesThanThreads() throws {
         let names = (1...100).map { "198.51.100.\($0)" } + ["::1", "2001:db8::7"]
-        let outcomes = try HostResolutionPool.resolve(names, family: nil, timeoutMilliseconds: 5000)
+        let outcomes = try HostResolutionPool.resolve(names, family: nil, timeout: .seconds(5))
         XCTAssertEqual(outcomes.count, names.count)
         for (name, outcome) in zip(names, outcomes) {
             guard case .resolved(let addresses)? = outcome else { return XCTFail("\(name): \(String(describing: outcome))") }
@@ -16,8 +16,8 @@ final class HostResolutionPoolTests: XCTestCase {
     }
 
     func testNoNamesAndTheFamilyAsked() throws {
-        XCTAssertEqual(try HostResolutionPool.resolve([], family: nil, timeoutMilliseconds: 100).count, 0)
-        let outcomes = try HostResolutionPool.resolve(["198.51.100.1", "::1"], family: .ipv6, timeoutMilliseconds: 5000)
+        XCTAssertEqual(try HostResolutionPool.resolve([], family: nil, timeout: .milliseconds(100)).count, 0)
+        let outcomes = try HostResolutionPool.resolve(["198.51.100.1", "::1"], family: .ipv6, timeout: .seconds(5))
         guard case .notResolved? = outcomes[0], case .resolved(let addresses)? = outcomes[1] else {
             return XCTFail("\(outcomes)")
         }

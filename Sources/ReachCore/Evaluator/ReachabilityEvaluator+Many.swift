@@ -11,8 +11,8 @@ extension ReachabilityEvaluator {
     /// One report per name, in order. The names are resolved together (`resolve(all:)`), so a
     /// name that hangs in DNS costs the others nothing; a lookup that could not run is that
     /// name's failure, not the run's.
-    public func evaluate(hosts names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ReachabilityReport] {
-        let outcomes = try resolver.resolve(all: names, family: family, timeoutMilliseconds: timeoutMilliseconds)
+    public func evaluate(hosts names: [String], family: AddressFamily?, timeout: TimeSpan) throws -> [ReachabilityReport] {
+        let outcomes = try resolver.resolve(all: names, family: family, timeout: timeout)
         let evaluator = sharingLinks()
         var reports: [ReachabilityReport] = []
         reports.reserveCapacity(names.count)

@@ -40,8 +40,8 @@ public struct ReachabilityEvaluator {
         ReachabilityReport(subject: .address(address), paths: [try paths.evaluate(address)])
     }
 
-    public func evaluate(host name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ReachabilityReport {
-        let outcome = try resolver.resolve(name, family: family, timeoutMilliseconds: timeoutMilliseconds)
+    public func evaluate(host name: String, family: AddressFamily?, timeout: TimeSpan) throws -> ReachabilityReport {
+        let outcome = try resolver.resolve(name, family: family, timeout: timeout)
         if case .failed(let error) = outcome { throw error }
         return try evaluate(host: name, outcome: outcome)
     }

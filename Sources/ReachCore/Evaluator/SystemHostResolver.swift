@@ -5,19 +5,19 @@ import ReachSystem
 public struct SystemHostResolver: HostResolving {
     public init() {}
 
-    public func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
+    public func resolve(_ name: String, family: AddressFamily?, timeout: TimeSpan) throws -> ResolutionOutcome {
         let lookup = try HostResolution(name: name, family: family)
-        return try lookup.wait(timeoutMilliseconds: timeoutMilliseconds) ?? Self.noAnswer(within: timeoutMilliseconds)
+        return try lookup.wait(timeout: timeout) ?? Self.noAnswer(within: timeout)
     }
 
     /// Concurrently, on HostResolutionPool's few threads, each lookup bounded from its start.
-    public func resolve(all names: [String], family: AddressFamily?, timeoutMilliseconds: Int32) throws -> [ResolutionOutcome] {
-        try HostResolutionPool.resolve(names, family: family, timeoutMilliseconds: timeoutMilliseconds).map {
-            $0 ?? Self.noAnswer(within: timeoutMilliseconds)
+    public func resolve(all names: [String], family: AddressFamily?, timeout: TimeSpan) throws -> [ResolutionOutcome] {
+        try HostResolutionPool.resolve(names, family: family, timeout: timeout).map {
+            $0 ?? Self.noAnswer(within: timeout)
         }
     }
 
-    static func noAnswer(within timeoutMilliseconds: Int32) -> ResolutionOutcome {
-        .notResolved("no answer within \(TimeSpan(milliseconds: Int64(timeoutMilliseconds)).seconds) s")
+    static func noAnswer(within timeout: TimeSpan) -> ResolutionOutcome {
+        .notResolved("no answer within \(timeout.seconds) s")
     }
 }

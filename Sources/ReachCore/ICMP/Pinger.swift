@@ -88,7 +88,7 @@ public final class Pinger: @unchecked Sendable {
     private func run(_ deliver: (PingEvent) -> Void) {
         let address: IPAddress
         do {
-            switch try resolver.addresses(of: hostName, family: addressStyle.family, timeoutMilliseconds: 10_000) {
+            switch try resolver.addresses(of: hostName, family: addressStyle.family, timeout: .seconds(10)) {
             case .resolved(let addresses): address = addresses[0]
             case .notResolved(let why): return deliver(.failed("\(hostName): \(why)"))
             case .failed(let error): return deliver(.failed("\(error)"))

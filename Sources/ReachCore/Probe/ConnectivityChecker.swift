@@ -46,8 +46,8 @@ public struct ConnectivityChecker: Sendable {
         // Each probe keeps its own deadline; the margin only covers a probe stuck in a
         // call that cannot be interrupted (getaddrinfo), which then counts as timed out.
         let results = try zip(specs, jobs).map { spec, job in
-            let waited = (deadline + .milliseconds(250)).pollTimeout(from: .now())
-            return try job.wait(timeoutMilliseconds: waited)?.get()
+            let waited = (deadline + .milliseconds(250)).remaining(from: .now())
+            return try job.wait(timeout: waited)?.get()
                 ?? ProbeResult(spec: spec, outcome: .failed, elapsed: MonotonicInstant.now() - start, detail: "timed out")
         }
         return ConnectivityReport(state: ConnectivityState.decide(routeUsable: true, results: results), probes: results)

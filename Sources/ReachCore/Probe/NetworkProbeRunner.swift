@@ -61,7 +61,7 @@ public struct NetworkProbeRunner: ProbeRunner {
     }
 
     private func resolve(_ host: String, deadline: MonotonicInstant) throws -> Resolution {
-        switch try SystemHostResolver().addresses(of: host, family: family, timeoutMilliseconds: deadline.pollTimeout(from: .now())) {
+        switch try SystemHostResolver().addresses(of: host, family: family, timeout: deadline.remaining(from: .now())) {
         case .resolved(let addresses): return .success(addresses[0])
         case .notResolved(let why): return .failure("name not resolved: \(why)")
         case .failed(let error): throw error

@@ -77,14 +77,14 @@ public final class KernelWatchEvents: WatchEventSource {
         }
         var finished: [String] = []
         for (offset, lookup) in lookups.enumerated() where ready[lookupStart + offset].contains(.readable) {
-            if let answer = try lookup.running.wait(timeoutMilliseconds: 0) {
+            if let answer = try lookup.running.wait(timeout: .zero) {
                 finished.append(lookup.name)
                 inputs.append(.resolved(answer, name: lookup.name))
             }
         }
         lookups.removeAll { finished.contains($0.name) }
         if let running = check, let checkIndex, ready[checkIndex].contains(.readable),
-            let answer = try running.wait(timeoutMilliseconds: 0)
+            let answer = try running.wait(timeout: .zero)
         {
             check = nil
             inputs.append(.checked(answer))

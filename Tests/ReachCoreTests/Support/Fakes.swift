@@ -48,12 +48,12 @@ final class FakeKernel: KernelRoutingFacts {
 /// A resolver that answers from a table and records what it was asked.
 final class FakeResolver: HostResolving {
     var outcomes: [String: ResolutionOutcome]
-    private(set) var requests: [(name: String, family: AddressFamily?, timeout: Int32)] = []
+    private(set) var requests: [(name: String, family: AddressFamily?, timeout: TimeSpan)] = []
 
     init(_ outcomes: [String: ResolutionOutcome]) { self.outcomes = outcomes }
 
-    func resolve(_ name: String, family: AddressFamily?, timeoutMilliseconds: Int32) throws -> ResolutionOutcome {
-        requests.append((name, family, timeoutMilliseconds))
+    func resolve(_ name: String, family: AddressFamily?, timeout: TimeSpan) throws -> ResolutionOutcome {
+        requests.append((name, family, timeout))
         return outcomes[name] ?? .notResolved("Name or service not known")
     }
 }
