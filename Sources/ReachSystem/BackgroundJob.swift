@@ -37,7 +37,7 @@ public final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
 
     /// Waits up to `timeout`; nil while the work is still running.
     public func wait(timeout: TimeSpan) throws(SystemCallError) -> Value? {
-        let ready = try Poll.wait(readinessDescriptor, for: .readable, timeoutMilliseconds: timeout.pollTimeout)
+        let ready = try Poll.wait(readinessDescriptor, for: .readable, timeout: timeout)
         guard ready.contains(.readable) else { return nil }
         return value
     }

@@ -106,7 +106,7 @@ public final class HostResolutionPool: @unchecked Sendable {
             }
             if done { break }
             for _ in 0..<replace { try startThread() }
-            let ready = try Poll.wait(readDescriptor, for: .readable, timeoutMilliseconds: max(.milliseconds(1), wait).pollTimeout)
+            let ready = try Poll.wait(readDescriptor, for: .readable, timeout: max(.milliseconds(1), wait))
             if ready.contains(.readable) {
                 // Only a wake-up: the slots say what finished, and a failed read leaves the pipe readable for the next turn.
                 _ = drain.withUnsafeMutableBytes { System.read(readDescriptor, into: $0) }

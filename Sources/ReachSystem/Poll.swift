@@ -18,24 +18,28 @@ public struct PollEvents: OptionSet, Hashable, Sendable {
 
 /// poll(2) over a few descriptors, for loops that wait on several sources at once.
 public enum Poll {
-    /// Waits until one of `entries` has an event or `timeoutMilliseconds` passes (negative:
-    /// no limit); the events that came, one set per entry, in order.
-    public static func wait(_ entries: [(descriptor: Int32, events: PollEvents)], timeoutMilliseconds: Int32) throws(SystemCallError)
+    /// Waits until one of `entries` has an event or `timeout` passes (nil: no limit); the
+    /// events that came, one set per entry, in order.
+    public static func wait(_ entries: [(descriptor: Int32, events: PollEvents)], timeout: TimeSpan?) throws(SystemCallError)
         -> [PollEvents]
     {
         var set = entries.map { pollfd(fd: $0.descriptor, events: $0.events.rawValue, revents: 0) }
         _ = try set.withUnsafeMutableBufferPointer { (buffer) throws(SystemCallError) in
-            try System.poll(buffer, timeoutMilliseconds: timeoutMilliseconds)
+            try System.poll(buffer, timeoutMilliseconds: milliseconds(timeout))
         }
         return set.map { PollEvents(rawValue: $0.revents) }
     }
 
-    /// Waits for one descriptor: its events, empty when the time ran out.
-    public static func wait(_ descriptor: Int32, for events: PollEvents, timeoutMilliseconds: Int32) throws(SystemCallError) -> PollEvents {
+    /// Waits for one descriptor (nil `timeout`: until it has an event): its events, empty
+    /// when the time ran out.
+    public static func wait(_ descriptor: Int32, for events: PollEvents, timeout: TimeSpan?) throws(SystemCallError) -> PollEvents {
         var entry = pollfd(fd: descriptor, events: events.rawValue, revents: 0)
         _ = try withUnsafeMutablePointer(to: &entry) { (pointer) throws(SystemCallError) in
-            try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: timeoutMilliseconds)
+            try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: milliseconds(timeout))
         }
         return PollEvents(rawValue: entry.revents)
     }
+
+    /// poll(2)'s timeout argument: whole milliseconds rounded up, or -1 for no limit.
+    private static func milliseconds(_ timeout: TimeSpan?) -> Int32 { timeout?.pollTimeout ?? -1 }
 }

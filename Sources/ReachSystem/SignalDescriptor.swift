@@ -30,7 +30,7 @@ public final class SignalDescriptor {
     /// Blocks until a signal is pending, then reads it.
     public func next() throws(SystemCallError) -> Int32 {
         while true {
-            _ = try Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: -1)
+            _ = try Poll.wait(fileDescriptor, for: .readable, timeout: nil)
             if let signal = take() { return signal }
         }
     }

@@ -36,7 +36,7 @@ public final class TCPConnection {
             return .routeRefused(failure)
         }
         if failure == .operationInProgress || failure == .interrupted {
-            let ready = try Poll.wait(fd, for: .writable, timeoutMilliseconds: deadline.pollTimeout(from: .now()))
+            let ready = try Poll.wait(fd, for: .writable, timeout: deadline.remaining(from: .now()))
             if ready.isEmpty { return .timedOut }
             failure = try System.socketError(fd)
             if failure.rawValue == 0 { return .connected(connection) }
@@ -59,8 +59,8 @@ public final class TCPConnection {
     public func sendAll(_ bytes: [UInt8], deadline: MonotonicInstant) throws(SystemCallError) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let wait = deadline.pollTimeout(from: .now())
-            if try Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: wait).isEmpty { return false }
+            let wait = deadline.remaining(from: .now())
+            if try Poll.wait(fileDescriptor, for: .writable, timeout: wait).isEmpty { return false }
             let sent = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             switch sent {
             case .success(let count): offset += count
@@ -82,8 +82,8 @@ public final class TCPConnection {
     public func receive(maximum: Int, deadline: MonotonicInstant) throws(SystemCallError) -> ReceiveOutcome {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            let wait = deadline.pollTimeout(from: .now())
-            if try Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: wait).isEmpty { return .timedOut }
+            let wait = deadline.remaining(from: .now())
+            if try Poll.wait(fileDescriptor, for: .readable, timeout: wait).isEmpty { return .timedOut }
             let received = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
             switch received {
             case .success(let count) where count > 0: return .data(Array(buffer[0..<count]))

@@ -48,7 +48,7 @@ public final class UnixStreamSocket {
             case .failure(.wouldBlock):
                 let left = deadline.remaining(from: .now())
                 // A poll that fails is a send that failed: the caller drops the connection.
-                guard left > .zero, let events = try? Poll.wait(fileDescriptor, for: .writable, timeoutMilliseconds: left.pollTimeout),
+                guard left > .zero, let events = try? Poll.wait(fileDescriptor, for: .writable, timeout: left),
                       events.contains(.writable) else { return false }
             case .failure: return false
             }
@@ -71,7 +71,7 @@ public final class UnixStreamSocket {
 
     /// Waits until something can be read (or the peer hung up), at most `timeout`.
     public func waitReadable(timeout: TimeSpan) -> Bool {
-        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeoutMilliseconds: timeout.pollTimeout) else {
+        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeout: timeout) else {
             return true  // let the read report what is wrong
         }
         return !events.isEmpty

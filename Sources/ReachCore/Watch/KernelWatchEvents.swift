@@ -64,7 +64,7 @@ public final class KernelWatchEvents: WatchEventSource {
         }
         // Signals read while an evaluation asked the bus are no longer in the socket: handle them now.
         let pending = services?.hasPendingSignals == true
-        let ready = try Poll.wait(entries, timeoutMilliseconds: pending ? 0 : timeout?.pollTimeout ?? -1)
+        let ready = try Poll.wait(entries, timeout: pending ? .zero : timeout)
 
         if let readerIndex, !ready[readerIndex].isDisjoint(with: [.error, .hangUp, .invalid]) { return [.readerGone] }
         if ready[1].contains(.readable), signals.take() != nil { return [.interrupted] }
