@@ -157,7 +157,7 @@ struct WatchOptions: Equatable {
         var textfileFailure: Error?
         let end = try loop.run { event in
             if let textfile {
-                metrics.observe(event.current, wallMilliseconds: event.time.millisecondsSinceEpoch)
+                metrics.observe(event.current, at: event.time)
                 do {
                     try TextFile.replace(textfile, with: Array(ExpositionText.render(metrics.samples).utf8))
                 } catch {

@@ -15,7 +15,7 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     private let lock = Lock()
     private var current: ExporterRouter
     private var lastSucceeded = true
-    private var lastSuccessTime: Double
+    private var lastSuccessTime: RealtimeInstant
 
     /// Why a file cannot be used: its name and what is wrong, as one line.
     public struct Failure: Error, CustomStringConvertible {
@@ -23,7 +23,7 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     }
 
     /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`.
-    public init(path: String?, allow: AllowList, now: Double) throws(Failure) {
+    public init(path: String?, allow: AllowList, now: RealtimeInstant) throws(Failure) {
         self.path = path
         current = ExporterRouter(modules: try Self.modules(at: path), allow: allow)
         lastSuccessTime = now
@@ -33,7 +33,7 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     public var router: ExporterRouter { lock.withLock { current } }
 
     /// Reads the file again: nil when its modules are now in force, else why the old ones stay.
-    public func reload(now: Double) -> Failure? {
+    public func reload(now: RealtimeInstant) -> Failure? {
         // Read outside the lock: scrapes go on with the old configuration meanwhile.
         let result = Result { () throws(Failure) in try Self.modules(at: path) }
         return lock.withLock {
@@ -56,7 +56,7 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
                 MetricSample("reach_exporter_config_last_reload_successful", help: "Reach exporter config loaded successfully.",
                              value: lastSucceeded ? 1 : 0),
                 MetricSample("reach_exporter_config_last_reload_success_timestamp_seconds",
-                             help: "Timestamp of the last successful configuration reload.", value: lastSuccessTime),
+                             help: "Timestamp of the last successful configuration reload.", value: lastSuccessTime.secondsSinceEpoch),
             ]
         }
     }

@@ -23,8 +23,8 @@ public final class LiveInternetState: @unchecked Sendable {
         lock.withLock { failure }
     }
 
-    public func observe(_ report: ReachabilityReport, wallMilliseconds: Int64) {
-        lock.withLock { metrics.observe(report, wallMilliseconds: wallMilliseconds) }
+    public func observe(_ report: ReachabilityReport, at time: RealtimeInstant) {
+        lock.withLock { metrics.observe(report, at: time) }
     }
 
     /// Starts the watch on its own thread; `ended` runs there when it stops (SIGINT or
@@ -42,7 +42,7 @@ public final class LiveInternetState: @unchecked Sendable {
         try DetachedThread.start { [self] in
             do {
                 let end = try loop.run { event in
-                    self.observe(event.current, wallMilliseconds: event.time.millisecondsSinceEpoch)
+                    self.observe(event.current, at: event.time)
                     return true
                 }
                 ended(end, nil)

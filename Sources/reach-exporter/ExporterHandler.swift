@@ -12,7 +12,7 @@ final class ExporterContext: Sendable {
     let live: LiveInternetState
     let pool: NIOThreadPool
     let prober: ExporterProber
-    let startTime: Double
+    let startTime: RealtimeInstant
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
 
@@ -23,11 +23,9 @@ final class ExporterContext: Sendable {
         self.probes = probes
         // The allow list is the command line's: a reload does not change it.
         prober = ExporterProber(allow: configuration.router.allow)
-        startTime = Self.now()
+        startTime = .now()
     }
 
-    /// The wall clock in seconds, as Prometheus's timestamps are.
-    static func now() -> Double { Double(SystemClock.realtimeNanoseconds()) / 1e9 }
 
     var metricsSamples: [MetricSample] {
         ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
@@ -37,7 +35,7 @@ final class ExporterContext: Sendable {
     /// used is said in one line on stderr, and the old configuration stays.
     @discardableResult
     func reload() -> ExporterConfigurationFile.Failure? {
-        let failure = configuration.reload(now: Self.now())
+        let failure = configuration.reload(now: .now())
         if let failure {
             OutputChannel.standardError.write("reach-exporter: reload failed, the previous configuration stays: \(failure)\n")
         }

@@ -33,7 +33,7 @@ if let text = options.text {
 
 let configuration: ExporterConfigurationFile
 do {
-    configuration = try ExporterConfigurationFile(path: options.configPath, allow: options.allow, now: ExporterContext.now())
+    configuration = try ExporterConfigurationFile(path: options.configPath, allow: options.allow, now: .now())
 } catch {
     fail(error.description, status: 78)
 }

@@ -4,6 +4,8 @@ import XCTest
 @testable import ReachCore
 
 final class InternetMetricsTests: XCTestCase {
+    private func wall(_ milliseconds: Int64) -> RealtimeInstant { RealtimeInstant(nanoseconds: milliseconds * 1_000_000) }
+
     private func report(_ v4: (Bool, String, String?, UnreachableReason?), v6 reachable6: Bool = false) throws -> ReachabilityReport {
         let (reachable, link, gateway, reason) = v4
         return ReachabilityReport(subject: .internet, paths: [
@@ -17,32 +19,32 @@ final class InternetMetricsTests: XCTestCase {
 
     func testFirstStateThenTransitions() throws {
         var metrics = InternetMetrics()
-        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), wallMilliseconds: 1_000_000)
+        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), at: wall(1_000_000))
         XCTAssertEqual(metrics.ipv4?.transitions, 0)
-        XCTAssertEqual(metrics.ipv4?.lastTransition, 1000)
+        XCTAssertEqual(metrics.ipv4?.lastTransition, wall(1_000_000))
         XCTAssertEqual(metrics.ipv6?.reason, "no_route")
 
         // The link goes down: one transition, on IPv4 only.
-        metrics.observe(try report((false, "eth0", "198.51.100.1", .noCarrier)), wallMilliseconds: 2_500_000)
+        metrics.observe(try report((false, "eth0", "198.51.100.1", .noCarrier)), at: wall(2_500_000))
         XCTAssertEqual(metrics.ipv4?.transitions, 1)
-        XCTAssertEqual(metrics.ipv4?.lastTransition, 2500)
+        XCTAssertEqual(metrics.ipv4?.lastTransition, wall(2_500_000))
         XCTAssertEqual(metrics.ipv6?.transitions, 0)
-        XCTAssertEqual(metrics.ipv6?.lastTransition, 1000)
+        XCTAssertEqual(metrics.ipv6?.lastTransition, wall(1_000_000))
 
         // A reason alone is no transition (as `watch` prints none).
-        metrics.observe(try report((false, "eth0", "198.51.100.1", .linkDown)), wallMilliseconds: 3_000_000)
+        metrics.observe(try report((false, "eth0", "198.51.100.1", .linkDown)), at: wall(3_000_000))
         XCTAssertEqual(metrics.ipv4?.transitions, 1)
         XCTAssertEqual(metrics.ipv4?.reason, "link_down")
 
         // Another link and gateway.
-        metrics.observe(try report((true, "wlan0", "203.0.113.1", nil)), wallMilliseconds: 4_000_000)
+        metrics.observe(try report((true, "wlan0", "203.0.113.1", nil)), at: wall(4_000_000))
         XCTAssertEqual(metrics.ipv4?.transitions, 2)
         XCTAssertEqual(metrics.ipv4?.kind, "wifi")
     }
 
     func testSamples() throws {
         var metrics = InternetMetrics()
-        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), wallMilliseconds: 1_000_500)
+        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), at: wall(1_000_500))
         let samples = metrics.samples
         XCTAssertEqual(MetricSample.value(of: "reach_internet_reachable", in: samples, labels: [.init("family", "ipv4")]), 1)
         XCTAssertEqual(MetricSample.value(of: "reach_internet_reachable", in: samples, labels: [.init("family", "ipv6")]), 0)
@@ -58,7 +60,7 @@ final class InternetMetricsTests: XCTestCase {
         var metrics = InternetMetrics(probing: true)
         var first = try report((true, "eth0", nil, nil))
         first.attach(ConnectivityReport(state: .portal, probes: []))
-        metrics.observe(first, wallMilliseconds: 0)
+        metrics.observe(first, at: wall(0))
         let states = metrics.samples.filter { $0.name == "reach_connectivity_state" }
         XCTAssertEqual(states.map { $0.labels[0].value }, ["full", "limited", "portal", "none"])
         XCTAssertEqual(states.map(\.value), [0, 0, 1, 0])
@@ -66,7 +68,7 @@ final class InternetMetricsTests: XCTestCase {
 
     func testExpositionText() throws {
         var metrics = InternetMetrics()
-        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), wallMilliseconds: 1_732_532_400_123)
+        metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), at: wall(1_732_532_400_123))
         XCTAssertEqual(ExpositionText.render(metrics.samples), """
             # HELP reach_internet_reachable Whether the kernel has a usable route to the internet (1) or not (0)
             # TYPE reach_internet_reachable gauge

@@ -1,5 +1,6 @@
 import Foundation
 import ReachCore
+import ReachSystem
 import XCTest
 
 @testable import ReachExporter
@@ -7,6 +8,8 @@ import XCTest
 /// The configuration file read again (SIGHUP, POST /-/reload): a good file's modules take
 /// over; a bad one leaves the old in force and the gauge at 0, until a good one again.
 final class ExporterConfigurationFileTests: XCTestCase {
+    private func at(seconds: Int64) -> RealtimeInstant { RealtimeInstant(nanoseconds: seconds * 1_000_000_000) }
+
     private var directory: URL!
 
     override func setUpWithError() throws {
@@ -31,43 +34,43 @@ final class ExporterConfigurationFileTests: XCTestCase {
 
     func testAGoodFileReplacesTheModulesABadOneKeepsThem() throws {
         let path = try write("modules:\n  ping:\n    prober: icmp\n")
-        let file = try ExporterConfigurationFile(path: path, allow: AllowList(), now: 100)
+        let file = try ExporterConfigurationFile(path: path, allow: AllowList(), now: at(seconds: 100))
         XCTAssertEqual(file.router.modules.map(\.name), ["ping"])
         XCTAssertEqual(gauges(file).0, 1)
         XCTAssertEqual(gauges(file).1, 100)
 
         _ = try write("modules:\n  web:\n    prober: http\n  port:\n    prober: tcp\n")
-        XCTAssertNil(file.reload(now: 200))
+        XCTAssertNil(file.reload(now: at(seconds: 200)))
         XCTAssertEqual(file.router.modules.map(\.name), ["web", "port"])
         XCTAssertEqual(gauges(file).0, 1)
         XCTAssertEqual(gauges(file).1, 200)
 
         _ = try write("modules:\n  web:\n    prober: http\n    http:\n      fail_if_not_ssl: true\n")
-        let failure = try XCTUnwrap(file.reload(now: 300))
+        let failure = try XCTUnwrap(file.reload(now: at(seconds: 300)))
         XCTAssertEqual(failure.description, "\(path): line 5: unsupported key 'fail_if_not_ssl'")
         XCTAssertEqual(file.router.modules.map(\.name), ["web", "port"], "the old modules stay")
         XCTAssertEqual(gauges(file).0, 0)
         XCTAssertEqual(gauges(file).1, 200, "the time of the last success")
 
         try FileManager.default.removeItem(atPath: path)
-        XCTAssertEqual(file.reload(now: 400)?.description, "\(path): No such file or directory")
+        XCTAssertEqual(file.reload(now: at(seconds: 400))?.description, "\(path): No such file or directory")
         XCTAssertEqual(file.router.modules.map(\.name), ["web", "port"])
 
         _ = try write("modules:\n  ping:\n    prober: icmp\n")
-        XCTAssertNil(file.reload(now: 500))
+        XCTAssertNil(file.reload(now: at(seconds: 500)))
         XCTAssertEqual(file.router.modules.map(\.name), ["ping"])
         XCTAssertEqual(gauges(file).0, 1)
     }
 
     func testWithoutAFileTheBuiltInModulesStay() throws {
-        let file = try ExporterConfigurationFile(path: nil, allow: AllowList(), now: 1)
-        XCTAssertNil(file.reload(now: 2))
+        let file = try ExporterConfigurationFile(path: nil, allow: AllowList(), now: at(seconds: 1))
+        XCTAssertNil(file.reload(now: at(seconds: 2)))
         XCTAssertEqual(file.router.modules, ExporterModule.defaults)
     }
 
     func testABadFileAtStartIsAnError() throws {
         let path = try write("modules: []\n")
-        XCTAssertThrowsError(try ExporterConfigurationFile(path: path, allow: AllowList(), now: 1)) { error in
+        XCTAssertThrowsError(try ExporterConfigurationFile(path: path, allow: AllowList(), now: at(seconds: 1))) { error in
             XCTAssertEqual("\(error)", "\(path): line 1: 'modules' must be a mapping of names to modules")
         }
     }
@@ -76,7 +79,7 @@ final class ExporterConfigurationFileTests: XCTestCase {
     func testThePackagedConfigurationParses() throws {
         let packaged = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("contrib/reach-exporter/blackbox.yml").path
-        let file = try ExporterConfigurationFile(path: packaged, allow: AllowList(), now: 1)
+        let file = try ExporterConfigurationFile(path: packaged, allow: AllowList(), now: at(seconds: 1))
         XCTAssertEqual(Set(file.router.modules.map(\.name)), Set(ExporterModule.defaults.map(\.name)))
     }
 }

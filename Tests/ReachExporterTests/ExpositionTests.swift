@@ -49,9 +49,10 @@ final class ExpositionTests: XCTestCase {
 
     func testInternetMetricsRenderAsSwiftPrometheusRendersThem() throws {
         var metrics = InternetMetrics(probing: true)
-        metrics.observe(
-            try report(reachable: true, link: "eth0", gateway: "198.51.100.1", reason: nil), wallMilliseconds: 1_732_532_400_123)
-        metrics.observe(try report(reachable: false, link: "eth0", gateway: nil, reason: .noCarrier), wallMilliseconds: 1_732_532_460_500)
+        let first = RealtimeInstant(nanoseconds: 1_732_532_400_123_000_000)
+        let second = RealtimeInstant(nanoseconds: 1_732_532_460_500_000_000)
+        metrics.observe(try report(reachable: true, link: "eth0", gateway: "198.51.100.1", reason: nil), at: first)
+        metrics.observe(try report(reachable: false, link: "eth0", gateway: nil, reason: .noCarrier), at: second)
         assertSameAsSwiftPrometheus(metrics.samples)
     }
 

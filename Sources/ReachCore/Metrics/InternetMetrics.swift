@@ -12,8 +12,8 @@ public struct InternetMetrics: Sendable, Equatable {
         public var gateway: String
         public var reason: String
         public var transitions: Int
-        /// Wall clock, seconds since the epoch: the last change, or the first evaluation.
-        public var lastTransition: Double
+        /// The last change, or the first evaluation.
+        public var lastTransition: RealtimeInstant
     }
 
     public private(set) var ipv4: Family?
@@ -26,22 +26,21 @@ public struct InternetMetrics: Sendable, Equatable {
         self.probing = probing
     }
 
-    /// Takes the report evaluated at `wallMilliseconds`. A family's transition is a change
-    /// in what `watch` compares for its path (`WatchedState.Path`); reason alone is none.
-    public mutating func observe(_ report: ReachabilityReport, wallMilliseconds: Int64) {
-        let seconds = Double(wallMilliseconds) / 1000
+    /// Takes the report evaluated at `time`. A family's transition is a change in what
+    /// `watch` compares for its path (`WatchedState.Path`); reason alone is none.
+    public mutating func observe(_ report: ReachabilityReport, at time: RealtimeInstant) {
         for family in AddressFamily.allCases {
             guard let path = report.paths.first(where: { $0.family == family }) else { continue }
             let previous = family == .ipv4 ? ipv4 : ipv6
             var next = Family(
                 reachable: path.isReachable, link: path.link?.name ?? "", kind: path.link?.kind.rawValue ?? "",
                 gateway: path.gateway?.description ?? "", reason: path.reason?.rawValue ?? "",
-                transitions: previous?.transitions ?? 0, lastTransition: previous?.lastTransition ?? seconds)
+                transitions: previous?.transitions ?? 0, lastTransition: previous?.lastTransition ?? time)
             if let previous, previous.reachable != next.reachable || previous.link != next.link
                 || previous.kind != next.kind || previous.gateway != next.gateway
             {
                 next.transitions += 1
-                next.lastTransition = seconds
+                next.lastTransition = time
             }
             if family == .ipv4 { ipv4 = next } else { ipv6 = next }
         }
@@ -75,7 +74,8 @@ public struct InternetMetrics: Sendable, Equatable {
         for (name, family) in families {
             samples.append(MetricSample(
                 "reach_last_transition_timestamp_seconds", help: "When the path to the internet last changed, or was first seen",
-                labels: [.init("family", name)], value: family.lastTransition))
+                // Whole milliseconds, as the watch events' timestamps print.
+                labels: [.init("family", name)], value: Double(family.lastTransition.millisecondsSinceEpoch) / 1000))
         }
         if probing, let connectivity {
             for state in Self.connectivityStates {

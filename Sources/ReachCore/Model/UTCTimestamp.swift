@@ -45,4 +45,7 @@ extension RealtimeInstant {
         let (quotient, remainder) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000)
         return remainder < 0 ? quotient - 1 : quotient
     }
+
+    /// Seconds since the epoch as a Double: the Prometheus exposition's timestamps.
+    public var secondsSinceEpoch: Double { Double(nanoseconds) / 1e9 }
 }
