@@ -43,10 +43,6 @@ public struct ExporterProber: Sendable {
         return measurement
     }
 
-    private func seconds(since start: Int64) -> Double {
-        Double(SystemClock.monotonicNanoseconds() - start) / 1e9
-    }
-
     /// blackbox_exporter's chooseProtocol (`prober/utils.go`): the preferred family's first
     /// address; with the fallback, else the other family's; without it, only the preferred.
     func resolve(_ host: String, module: ExporterModule, deadline: MonotonicInstant) throws -> IPAddress? {
@@ -73,9 +69,9 @@ public struct ExporterProber: Sendable {
 
     private func icmp(_ address: IPAddress, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement) throws {
         guard case .icmp(var icmp) = measurement.detail else { return }
-        let setupStart = SystemClock.monotonicNanoseconds()
+        let setupStart = MonotonicInstant.now()
         let socket = try ICMPSocket(family: address.family)
-        icmp.setupSeconds = seconds(since: setupStart)
+        icmp.setupSeconds = (MonotonicInstant.now() - setupStart).secondsValue
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
         let outcome = try ICMPEchoProbe(echoes: 1).run(
             to: address, through: socket, deadline: deadline)

@@ -22,7 +22,7 @@ final class PollDeadlineTests: XCTestCase {
             System.close(pipe.read)
             System.close(pipe.write)
         }
-        for nanoseconds in [Int64.min, 0, SystemClock.monotonicNanoseconds() - 1_000_000] {
+        for nanoseconds in [Int64.min, 0, MonotonicInstant.now().nanoseconds - 1_000_000] {
             let deadline = MonotonicInstant(nanoseconds: nanoseconds)
             // "At once" is exact, not a time bound: a ppoll that slept would count a voluntary
             // context switch (getrusage(2) ru_nvcsw); being preempted counts as involuntary.
