@@ -62,60 +62,12 @@ public struct ProbeMeasurement: Sendable, Equatable {
     }
 
     public var samples: [MetricSample] {
-        var samples: [MetricSample] = []
+        var samples: [MetricSample]
         switch detail {
-        case .icmp(let icmp):
-            for (phase, seconds) in [("resolve", lookup.secondsValue), ("setup", icmp.setupSeconds), ("rtt", icmp.rttSeconds)] {
-                samples.append(MetricSample(
-                    "probe_icmp_duration_seconds", help: "Duration of icmp request by phase", labels: [.init("phase", phase)],
-                    value: seconds))
-            }
-            samples += addressSamples
-            if let hopLimit = icmp.replyHopLimit {
-                samples.append(MetricSample(
-                    "probe_icmp_reply_hop_limit", help: "Replied packet hop limit (TTL for ipv4)", value: Double(hopLimit)))
-            }
-        case .tcp:
-            samples += addressSamples
-            samples.append(MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0))
-        case .http(let http):
-            let phases = [
-                ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", 0),
-                ("processing", http.phases.processing.secondsValue), ("transfer", http.phases.transfer.secondsValue),
-            ]
-            for (phase, seconds) in phases {
-                samples.append(MetricSample(
-                    "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
-                    labels: [.init("phase", phase)], value: seconds))
-            }
-            samples += [
-                MetricSample("probe_http_content_length", help: "Length of http content response", value: Double(http.contentLength)),
-                MetricSample(
-                    "probe_http_uncompressed_body_length", help: "Length of uncompressed response body", value: Double(http.bodyLength)),
-                MetricSample("probe_http_redirects", help: "The number of redirects", value: Double(http.redirects)),
-                MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: 0),
-                MetricSample("probe_http_status_code", help: "Response HTTP status code", value: Double(http.statusCode)),
-                MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),
-                MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0),
-            ]
-            samples += addressSamples
-        case .route(let path):
-            samples += addressSamples
-            samples.append(MetricSample(
-                "reach_route_reachable", help: "Whether the kernel has a usable route to the target (1) or not (0); no packet sent",
-                value: path?.isReachable == true ? 1 : 0))
-            let family = path.map { $0.family == .ipv4 ? "ipv4" : "ipv6" } ?? ""
-            let reason = path?.reason?.rawValue ?? (path == nil ? UnreachableReason.nameNotResolved.rawValue : "")
-            samples.append(MetricSample(
-                "reach_route_info",
-                help: "The kernel's path to the target: unreachable reason, outgoing link, its kind, gateway, family, cellular generation",
-                labels: [
-                    .init("reason", reason), .init("link", path?.link?.name ?? ""), .init("kind", path?.link?.kind.rawValue ?? ""),
-                    .init("gateway", path?.gateway?.description ?? ""), .init("family", family),
-                    // For a cellular link, ModemManager's generation as reach names it ("4g"); else empty.
-                    .init("generation", path?.link?.cellular?.generation?.name ?? ""),
-                ],
-                value: 1))
+        case .icmp(let icmp): samples = icmpSamples(icmp)
+        case .tcp: samples = addressSamples + [Self.regexSample]
+        case .http(let http): samples = httpSamples(http)
+        case .route(let path): samples = routeSamples(path)
         }
         if let routeRefusal {
             samples.append(MetricSample(
@@ -127,6 +79,72 @@ public struct ProbeMeasurement: Sendable, Equatable {
             "probe_duration_seconds", help: "Returns how long the probe took to complete in seconds", value: duration.secondsValue))
         return samples
     }
+
+    /// blackbox_exporter's ICMP prober (`prober/icmp.go`): its phases, then the address, then
+    /// the reply's hop limit when one came.
+    private func icmpSamples(_ icmp: ICMP) -> [MetricSample] {
+        var samples: [MetricSample] = []
+        for (phase, seconds) in [("resolve", lookup.secondsValue), ("setup", icmp.setupSeconds), ("rtt", icmp.rttSeconds)] {
+            samples.append(MetricSample(
+                "probe_icmp_duration_seconds", help: "Duration of icmp request by phase", labels: [.init("phase", phase)],
+                value: seconds))
+        }
+        samples += addressSamples
+        if let hopLimit = icmp.replyHopLimit {
+            samples.append(MetricSample(
+                "probe_icmp_reply_hop_limit", help: "Replied packet hop limit (TTL for ipv4)", value: Double(hopLimit)))
+        }
+        return samples
+    }
+
+    /// blackbox_exporter's HTTP prober (`prober/http.go`): its phases, the response's
+    /// figures, then the address.
+    private func httpSamples(_ http: HTTP) -> [MetricSample] {
+        let phases = [
+            ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", 0),
+            ("processing", http.phases.processing.secondsValue), ("transfer", http.phases.transfer.secondsValue),
+        ]
+        var samples = phases.map { phase, seconds in
+            MetricSample(
+                "probe_http_duration_seconds", help: "Duration of http request by phase, summed over all redirects",
+                labels: [.init("phase", phase)], value: seconds)
+        }
+        samples += [
+            MetricSample("probe_http_content_length", help: "Length of http content response", value: Double(http.contentLength)),
+            MetricSample(
+                "probe_http_uncompressed_body_length", help: "Length of uncompressed response body", value: Double(http.bodyLength)),
+            MetricSample("probe_http_redirects", help: "The number of redirects", value: Double(http.redirects)),
+            MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: 0),
+            MetricSample("probe_http_status_code", help: "Response HTTP status code", value: Double(http.statusCode)),
+            MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),
+            Self.regexSample,
+        ]
+        return samples + addressSamples
+    }
+
+    /// reach's own `route` module: the address, then what the kernel's route says.
+    private func routeSamples(_ path: PathReport?) -> [MetricSample] {
+        let family = path.map { $0.family == .ipv4 ? "ipv4" : "ipv6" } ?? ""
+        let reason = path?.reason?.rawValue ?? (path == nil ? UnreachableReason.nameNotResolved.rawValue : "")
+        return addressSamples + [
+            MetricSample(
+                "reach_route_reachable", help: "Whether the kernel has a usable route to the target (1) or not (0); no packet sent",
+                value: path?.isReachable == true ? 1 : 0),
+            MetricSample(
+                "reach_route_info",
+                help: "The kernel's path to the target: unreachable reason, outgoing link, its kind, gateway, family, cellular generation",
+                labels: [
+                    .init("reason", reason), .init("link", path?.link?.name ?? ""), .init("kind", path?.link?.kind.rawValue ?? ""),
+                    .init("gateway", path?.gateway?.description ?? ""), .init("family", family),
+                    // For a cellular link, ModemManager's generation as reach names it ("4g"); else empty.
+                    .init("generation", path?.link?.cellular?.generation?.name ?? ""),
+                ],
+                value: 1),
+        ]
+    }
+
+    /// Always 0: reach's tcp and http modules have no regular expressions to fail on.
+    private static let regexSample = MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0)
 
     /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.
     private var addressSamples: [MetricSample] {

@@ -207,9 +207,44 @@ final class ExporterTests: NamespaceTestCase {
 
     // MARK: blackbox_exporter, side by side
 
-    func testSameVerdictsAsBlackboxExporter() throws {
-        let net = try network()
-        try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
+    /// A probe both exporters answer: the module, the target, and reach's expected verdict.
+    private typealias VerdictCase = (module: String, target: String, success: Double, protocol: Double)
+
+    private static let verdictCases: [VerdictCase] = [
+        ("icmp", "198.18.0.1", 1, 4), ("icmp", "2001:db8::1", 1, 6), ("icmp", "far.lab", 1, 6),
+        ("icmp", "198.18.0.99", 0, 4),
+        ("tcp_connect", "198.18.0.1:8080", 1, 4), ("tcp_connect", "[2001:db8::1]:8080", 1, 6),
+        ("tcp_connect", "198.18.0.1:8081", 0, 4), ("tcp_connect", "far.lab:8080", 1, 6),
+        ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
+        ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
+        ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
+        ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
+    ]
+
+    /// A blackhole, unreachable or prohibit route refuses the send or the connect: a failed
+    /// probe, not a failed scrape, and reach names the route type. The cases, and the reason
+    /// reach must name for each ("module target").
+    private static func refusalCases() -> (cases: [VerdictCase], reasons: [String: String]) {
+        let refusals: [(address4: String, address6: String, reason: String)] = [
+            ("198.51.100.1", "2001:db8:b::1", "blackhole_route"), ("203.0.113.1", "2001:db8:c::1", "unreachable_route"),
+            ("203.0.113.129", "2001:db8:d::1", "prohibited_route"),
+        ]
+        var reasons: [String: String] = [:]
+        var cases: [VerdictCase] = []
+        for (address4, address6, reason) in refusals {
+            for (target, ipProtocol) in [(address4, 4.0), (address6, 6.0)] {
+                let host = ipProtocol == 4 ? target : "[\(target)]"
+                for (module, probeTarget) in [("icmp", target), ("tcp_connect", "\(host):80"), ("http_2xx", "http://\(host)/")] {
+                    cases.append((module, probeTarget, 0, ipProtocol))
+                    reasons["\(module) \(probeTarget)"] = reason
+                }
+            }
+        }
+        return (cases, reasons)
+    }
+
+    /// blackbox_exporter on port 19115 and reach-exporter on 10115, with the same modules.
+    private func startBothExporters(in namespace: Namespace) throws {
         let modules = """
             modules:
               icmp:
@@ -227,59 +262,45 @@ final class ExporterTests: NamespaceTestCase {
         let configPath = try lab.script("blackbox.yml", modules)
         let blackbox = try lab.launch(
             ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"],
-            in: net.client, label: "blackbox")
-        try waitForPort(19115, in: net.client, server: blackbox)
+            in: namespace, label: "blackbox")
+        try waitForPort(19115, in: namespace, server: blackbox)
         _ = try startExporter(
             ["--config", configPath, "--allow", "198.18.0.0/15", "--allow", "2001:db8::/32", "--allow", "203.0.113.0/24",
              "--allow", "198.51.100.0/24", "--allow", "far.lab"],
-            in: net.client)
+            in: namespace)
+    }
 
-        let cases: [(module: String, target: String, success: Double, protocol: Double)] = [
-            ("icmp", "198.18.0.1", 1, 4), ("icmp", "2001:db8::1", 1, 6), ("icmp", "far.lab", 1, 6),
-            ("icmp", "198.18.0.99", 0, 4),
-            ("tcp_connect", "198.18.0.1:8080", 1, 4), ("tcp_connect", "[2001:db8::1]:8080", 1, 6),
-            ("tcp_connect", "198.18.0.1:8081", 0, 4), ("tcp_connect", "far.lab:8080", 1, 6),
-            ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
-            ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
-            ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
-            ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
-        ]
-        // A blackhole, unreachable or prohibit route refuses the send or the connect: a failed
-        // probe, not a failed scrape, and reach names the route type.
-        let refusals: [(address4: String, address6: String, reason: String)] = [
-            ("198.51.100.1", "2001:db8:b::1", "blackhole_route"), ("203.0.113.1", "2001:db8:c::1", "unreachable_route"),
-            ("203.0.113.129", "2001:db8:d::1", "prohibited_route"),
-        ]
-        var refused: [String: String] = [:]
-        var refusedCases: [(module: String, target: String, success: Double, protocol: Double)] = []
-        for (address4, address6, reason) in refusals {
-            for (target, ipProtocol) in [(address4, 4.0), (address6, 6.0)] {
-                let host = ipProtocol == 4 ? target : "[\(target)]"
-                for (module, probeTarget) in [("icmp", target), ("tcp_connect", "\(host):80"), ("http_2xx", "http://\(host)/")] {
-                    refusedCases.append((module, probeTarget, 0, ipProtocol))
-                    refused["\(module) \(probeTarget)"] = reason
-                }
-            }
+    /// One probe asked of both exporters: the same verdict, the expected one, the refusal's
+    /// reason when `refusedReason` is set, and every metric of blackbox_exporter's also in reach's.
+    private func compareVerdict(_ probe: VerdictCase, refusedReason: String?, in namespace: Namespace) throws {
+        let (module, target) = (probe.module, probe.target)
+        let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
+        let theirs = try get("http://127.0.0.1:19115\(query)", in: namespace, headers: header)
+        let ours = try get("http://127.0.0.1:10115\(query)", in: namespace, headers: header)
+        XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
+        XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
+        let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
+        for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
+            XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
         }
-        for (module, target, success, ipProtocol) in cases + refusedCases {
-            let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-            let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
-            let theirs = try get("http://127.0.0.1:19115\(query)", in: net.client, headers: header)
-            let ours = try get("http://127.0.0.1:10115\(query)", in: net.client, headers: header)
-            XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
-            XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
-            let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
-            for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
-                XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
-            }
-            XCTAssertEqual(mine["probe_success"], success, "\(module) \(target)")
-            XCTAssertEqual(mine["probe_ip_protocol"], ipProtocol, "\(module) \(target)")
-            let named = mine.filter { $0.key.hasPrefix("reach_probe_route_refused") }
-            let expected = refused["\(module) \(target)"].map { ["reach_probe_route_refused{reason=\"\($0)\"}": 1.0] } ?? [:]
-            XCTAssertEqual(named, expected, "\(module) \(target)")
-            // Every metric blackbox_exporter answered that reach also measures has the same name and labels.
-            let shared = Set(blackboxSamples.keys).filter { !$0.hasPrefix("probe_ssl") && !$0.hasPrefix("probe_tls") }
-            XCTAssertEqual(shared.subtracting(mine.keys), [], "\(module) \(target): metrics blackbox_exporter has and reach does not")
+        XCTAssertEqual(mine["probe_success"], probe.success, "\(module) \(target)")
+        XCTAssertEqual(mine["probe_ip_protocol"], probe.protocol, "\(module) \(target)")
+        let named = mine.filter { $0.key.hasPrefix("reach_probe_route_refused") }
+        let expected = refusedReason.map { ["reach_probe_route_refused{reason=\"\($0)\"}": 1.0] } ?? [:]
+        XCTAssertEqual(named, expected, "\(module) \(target)")
+        // Every metric blackbox_exporter answered that reach also measures has the same name and labels.
+        let shared = Set(blackboxSamples.keys).filter { !$0.hasPrefix("probe_ssl") && !$0.hasPrefix("probe_tls") }
+        XCTAssertEqual(shared.subtracting(mine.keys), [], "\(module) \(target): metrics blackbox_exporter has and reach does not")
+    }
+
+    func testSameVerdictsAsBlackboxExporter() throws {
+        let net = try network()
+        try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
+        try startBothExporters(in: net.client)
+        let refusals = Self.refusalCases()
+        for probe in Self.verdictCases + refusals.cases {
+            try compareVerdict(probe, refusedReason: refusals.reasons["\(probe.module) \(probe.target)"], in: net.client)
         }
     }
 
