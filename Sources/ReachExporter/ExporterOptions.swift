@@ -151,7 +151,8 @@ public struct ExporterOptions: Equatable, Sendable {
     }
 
     static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
-        let problem = UsageError("--listen: '\(PrintableText.ascii(text))' is not ADDRESS:PORT (127.0.0.1:\(defaultPort), [::1]:\(defaultPort))")
+        let example = "127.0.0.1:\(defaultPort), [::1]:\(defaultPort)"
+        let problem = UsageError("--listen: '\(PrintableText.ascii(text))' is not ADDRESS:PORT (\(example))")
         guard let colon = text.lastIndex(of: ":") else { throw problem }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
