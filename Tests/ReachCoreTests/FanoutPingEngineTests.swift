@@ -65,7 +65,7 @@ final class FanoutPingEngineTests: XCTestCase {
     func run(_ targets: [IPAddress], _ configuration: FanoutPingConfiguration, transport: FakeFanoutTransport)
         throws -> ([FanoutPingEvent], FanoutPingEngine)
     {
-        var loop = FanoutPingLoop(
+        var loop = PingLoop(
             engine: FanoutPingEngine(targets: targets, identifiers: (0x4242, 0x4343), configuration: configuration),
             transport: transport, clock: transport.clock)
         var events: [FanoutPingEvent] = []
