@@ -41,7 +41,8 @@ public struct PingLoop<Engine: PingScheduler> {
             // wait returns at once): replies are read between any two sends, so a burst cannot
             // overflow the receive buffer.
             if let probe = engine.nextProbe(now: now) { try send(probe, through: transport, clock: clock, handle) }
-            let wake = [engine.nextWakeTime(), nextReport].compactMap { $0 }.min()
+            var wake = engine.nextWakeTime()
+            if let report = nextReport { wake = min(wake ?? report, report) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
             try transport.wait(until: wake) { family, input in
                 switch input {
