@@ -37,7 +37,7 @@ extension PingOptions {
         let engine = FanoutPingEngine(
             targets: run.addresses, identifiers: (sockets.identifier(for: .ipv4), sockets.identifier(for: .ipv6)),
             configuration: configuration)
-        var loop = FanoutPingLoop(engine: engine, transport: sockets, clock: SystemClock())
+        var loop = PingLoop(engine: engine, transport: sockets, clock: SystemClock())
         renderer.bind(names: run.names, addresses: run.addresses)
         do {
             try loop.run(reportEvery: reportEvery, report: renderer.report, status: renderer.status) { event, engine in

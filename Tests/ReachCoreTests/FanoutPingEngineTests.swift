@@ -65,7 +65,7 @@ final class FanoutPingEngineTests: XCTestCase {
     func run(_ targets: [IPAddress], _ configuration: FanoutPingConfiguration, transport: FakeFanoutTransport)
         throws -> ([FanoutPingEvent], FanoutPingEngine)
     {
-        var loop = FanoutPingLoop(
+        var loop = PingLoop(
             engine: FanoutPingEngine(targets: targets, identifiers: (0x4242, 0x4343), configuration: configuration),
             transport: transport, clock: transport.clock)
         var events: [FanoutPingEvent] = []
@@ -136,6 +136,33 @@ final class FanoutPingEngineTests: XCTestCase {
         XCTAssertEqual(engine.statistics[0].receivedTotal, 2, "the duplicate counted apart")
         XCTAssertEqual(events.filter { if case .duplicate = $0 { true } else { false } }.count, 1)
         XCTAssertEqual(engine.aliveCount, 1)
+    }
+
+    /// Error-queue entries as a datagram socket gets them: the kernel's own error (EMSGSIZE
+    /// with the path MTU) is reported on its probe; an ICMP error about a packet to another
+    /// address, though it quotes our identifier and a sequence we sent, is not about our probe.
+    func testQueuedLocalErrorsAndErrorsForAnotherDestination() throws {
+        let clock = ManualClock()
+        let transport = FakeFanoutTransport(clock: clock)
+        let elsewhere = address("203.0.113.9")
+        transport.answer = { [self] target, packet in
+            if target == self.silent {
+                return [(ms, .queuedError(QueuedError(
+                    origin: .local, errno: .messageTooLong, type: 0, code: 0, info: 1400, offender: nil, originalPacket: packet,
+                    destination: target)))]
+            }
+            return [
+                (ms, .queuedError(QueuedError(
+                    origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: self.router, originalPacket: packet,
+                    destination: elsewhere))),
+                (2 * ms, Self.reply(to: packet, from: target)),
+            ]
+        }
+        let (events, engine) = try run([far, silent], counted(1, interval: ms, period: 100 * ms, timeout: 50 * ms), transport: transport)
+        XCTAssertTrue(events.contains(.localError(target: 1, index: 0, error: .messageTooLong)))
+        XCTAssertFalse(events.contains { if case .icmpError = $0 { true } else { false } }, "the forged error is dropped")
+        XCTAssertEqual(engine.statistics.map(\.received), [1, 0])
+        XCTAssertTrue(events.contains(.timedOut(target: 1, index: 0)), "the probe the kernel refused is lost when its time is up")
     }
 
     /// Without a count, fping's default mode: a target is tried until it answers, at most

@@ -166,35 +166,26 @@ public struct FanoutPingEngine {
                 return .reply(target: target, index: index, bytes: echo.length, roundTrip: rtt, from: datagram.from, ttl: ttl)
             }
         }
-        guard let message = try? codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader),
-            case .error(_, let destination, let echo?) = message.body, echo.identifier == identifier(family),
-            let slot = probeSlot(echo.sequence, family: family)
-        else { return nil }
-        let probe = slots[slot]
-        if let destination, destination.bytes != targets[Int(probe.target)].bytes { return nil }
-        return .icmpError(
-            target: Int(probe.target), index: Int(probe.index), from: message.ipSource ?? datagram.from, type: message.type,
-            code: message.code)
+        guard case .quote(let quote) = ProbeQuote.read(datagram, codec: codec, identifier: identifier(family)) else { return nil }
+        return error(quote, family: family)
     }
 
     /// An entry of a datagram socket's error queue: an ICMP error, or the kernel's own.
     public mutating func receive(_ queued: QueuedError, family: AddressFamily) -> FanoutPingEvent? {
-        guard let message = try? codec(family).parse(queued.originalPacket, includesIPHeader: false),
-            case .echo(_, let sequence, _) = message.body, let slot = probeSlot(sequence, family: family)
-        else { return nil }
-        let probe = slots[slot]
-        let target = Int(probe.target)
-        // As iputils checks it (ping4_receive_error_msg): an error about a packet to another
-        // address is not about this probe.
-        if let destination = queued.destination, destination.bytes != targets[target].bytes { return nil }
-        switch queued.origin {
-        case .local:
-            return .localError(target: target, index: Int(probe.index), error: queued.errno)
-        case .icmp:
-            return .icmpError(
-                target: target, index: Int(probe.index), from: queued.offender ?? targets[target], type: ICMPType(queued.type),
-                code: queued.code)
-        }
+        guard case .quote(let quote) = ProbeQuote.read(queued, codec: codec(family)) else { return nil }
+        return error(quote, family: family)
+    }
+
+    /// The event for an error about one of our probes; nil when it names none (as iputils
+    /// checks it, ping4_receive_error_msg: an error about a packet to another address is not
+    /// about this probe).
+    private func error(_ quote: ProbeQuote, family: AddressFamily) -> FanoutPingEvent? {
+        guard let slot = probeSlot(quote.sequence, family: family) else { return nil }
+        let target = Int(slots[slot].target)
+        let index = Int(slots[slot].index)
+        guard quote.isAbout(targets[target]) else { return nil }
+        if quote.origin == .local, let errno = quote.errno { return .localError(target: target, index: index, error: errno) }
+        return .icmpError(target: target, index: index, from: quote.from ?? targets[target], type: quote.type, code: quote.code)
     }
 
     /// The slot of a probe of `family` sent with this sequence number, if any.

@@ -164,30 +164,16 @@ public struct PingEngine: Sendable {
             }
             return reply(number: number, probe: probe, echo: echo, datagram: datagram)
         }
-        let message: ICMPMessage
-        do {
-            message = try codec.parse(datagram.bytes, includesIPHeader: datagram.includesIPHeader)
-        } catch {
-            return .unexpected(UnexpectedPacket(from: datagram.from, reason: "\(error)"))
-        }
-        switch message.body {
-        case .error(let info, let destination, let echo?) where echo.identifier == identifier:
-            guard destination == nil || destination?.bytes == target.bytes,
-                let number = probeNumber(forSequence: echo.sequence)
-            else {
+        switch ProbeQuote.read(datagram, codec: codec, identifier: identifier) {
+        case .notOurs(let packet):
+            return .unexpected(packet)
+        case .quote(let quote):
+            guard quote.isAbout(target), let number = probeNumber(forSequence: quote.sequence) else {
                 return .unexpected(
                     UnexpectedPacket(
-                        from: datagram.from, type: message.type, code: message.code,
-                        reason: "error quoting a probe that is not ours"))
+                        from: datagram.from, type: quote.type, code: quote.code, reason: "error quoting a probe that is not ours"))
             }
-            return icmpError(
-                number: number, sequence: echo.sequence, from: message.ipSource ?? datagram.from,
-                type: message.type, code: message.code, info: info)
-        default:
-            return .unexpected(
-                UnexpectedPacket(
-                    from: datagram.from, type: message.type, code: message.code,
-                    reason: "not an answer to our probes"))
+            return icmpError(number: number, quote: quote)
         }
     }
 
@@ -226,40 +212,28 @@ public struct PingEngine: Sendable {
 
     /// An entry from the error queue (datagram sockets).
     public mutating func receive(_ queued: QueuedError) -> PingEvent {
-        let sequence: UInt16
-        do {
-            let message = try codec.parse(queued.originalPacket, includesIPHeader: false)
-            guard case .echo(_, let quoted, _) = message.body else {
-                return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry without our probe"))
-            }
-            sequence = quoted
-        } catch {
-            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error queue entry: \(error)"))
+        let quote: ProbeQuote
+        switch ProbeQuote.read(queued, codec: codec) {
+        case .notOurs(let packet): return .unexpected(packet)
+        case .quote(let read): quote = read
         }
-        guard let number = probeNumber(forSequence: sequence) else {
-            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for sequence \(sequence), not sent"))
+        guard let number = probeNumber(forSequence: quote.sequence) else {
+            return .unexpected(UnexpectedPacket(from: quote.from, reason: "error for sequence \(quote.sequence), not sent"))
         }
         // As iputils checks it (ping4_receive_error_msg): an error about a packet to another
         // address is not about our probe, even with our identifier and a sequence we sent.
-        if let destination = queued.destination, destination.bytes != target.bytes {
-            return .unexpected(UnexpectedPacket(from: queued.offender, reason: "error for a packet to \(destination), not ours"))
+        if let destination = quote.destination, !quote.isAbout(target) {
+            return .unexpected(UnexpectedPacket(from: quote.from, reason: "error for a packet to \(destination), not ours"))
         }
-        switch queued.origin {
-        case .local:
+        if quote.origin == .local, let errno = quote.errno {
             statistics.errors += 1
             resolve(number, as: .errored)
-            return .localError(sequence: sequence, error: queued.errno, info: queued.info)
-        case .icmp:
-            return icmpError(
-                number: number, sequence: sequence, from: queued.offender ?? target,
-                type: ICMPType(queued.type), code: queued.code, info: queued.info)
+            return .localError(sequence: quote.sequence, error: errno, info: quote.info)
         }
+        return icmpError(number: number, quote: quote)
     }
 
-    private mutating func icmpError(
-        number: Int, sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8,
-        info: UInt32
-    ) -> PingEvent {
+    private mutating func icmpError(number: Int, quote: ProbeQuote) -> PingEvent {
         statistics.errors += 1
         // iputils acknowledges an ICMP error (and so may print "pipe N") for IPv4 only:
         // ping/ping.c ping4_receive_error_msg calls acknowledge(), ping/ping6_common.c
@@ -268,8 +242,8 @@ public struct PingEngine: Sendable {
         resolve(number, as: .errored)
         return .icmpError(
             PingICMPError(
-                sequence: sequence, from: from, type: type, code: code, info: info,
-                text: codec.family.describe(type: type, code: code, info: info)))
+                sequence: quote.sequence, from: quote.from ?? target, type: quote.type, code: quote.code, info: quote.info,
+                text: codec.family.describe(type: quote.type, code: quote.code, info: quote.info)))
     }
 
     private mutating func resolve(_ number: Int, as state: Probe.State) {

@@ -1,28 +1,33 @@
 import ReachSystem
 
-/// Drives a `PingEngine` over a transport and a clock: sends probes when due, feeds in
-/// what arrives, advances time, and hands every event to `handle` in order. The same
-/// loop serves the CLI (on the main thread, for precise timing) and `Pinger` (on its own
-/// thread); a test runs it with a fake transport and a manual clock.
-public struct PingLoop {
-    public var engine: PingEngine
+/// Drives a ping engine over a transport and a clock: sends each probe when it may go,
+/// feeds in what arrives, advances time, and hands every event to `handle` in order. One
+/// loop for iputils' engine and fping's, for the CLI (on the main thread, for precise
+/// timing), `Pinger` (on its own thread) and `ICMPEchoProbe`; a test runs it with a fake
+/// transport and a manual clock.
+public struct PingLoop<Engine: PingScheduler> {
+    public var engine: Engine
     public let transport: PingTransport
     public let clock: PingClock
 
-    public init(engine: PingEngine, transport: PingTransport, clock: PingClock) {
+    public init(engine: Engine, transport: PingTransport, clock: PingClock) {
         self.engine = engine
         self.transport = transport
         self.clock = clock
     }
 
-    /// Runs until the engine finishes; an interruption ends the run with its statistics,
-    /// as iputils does on SIGINT. `engine` holds the statistics afterwards.
-    public mutating func run(_ handle: (PingEvent) -> Void) throws {
+    /// Runs until the engine finishes; an interruption ends the run as iputils and fping end
+    /// on SIGINT. Each event comes with the engine as it is after it; a status request
+    /// (SIGQUIT) calls `status`. With `reportEvery`, `report` is called each time that much
+    /// more time has passed (fping -Q: main_loop's next_report_time).
+    mutating func drive(
+        reportEvery: TimeSpan?, report: (Engine) -> Void, status: (Engine) -> Void, _ handle: (Engine.Event, Engine) -> Void
+    ) throws {
         // Held in locals for the whole run: read from `self` (inout) in the loop, each was
         // retained and released per echo.
         let clock = self.clock
         let transport = self.transport
-        let target = engine.target
+        var nextReport = reportEvery.map { clock.monotonicNow + $0 }
         // When a datagram was just read, its receipt time stands for now (a few microseconds
         // old at most, and never ahead): a clock read per echo spared in a flood. Anything
         // found due late for it is found at the next turn, on a fresh reading.
@@ -30,44 +35,73 @@ public struct PingLoop {
         while !engine.isFinished {
             let now = receivedAt ?? clock.monotonicNow
             receivedAt = nil
-            for event in engine.advance(now: now) { handle(event) }
+            for event in engine.advance(now: now) { handle(event, engine) }
             if engine.isFinished { break }
-            // After a send, straight to waiting: the reply is what comes next (a probe due at
-            // once makes the wait return at once).
-            if let probe = engine.nextProbe(now: now) { try send(probe, to: target, through: transport, clock: clock, handle) }
+            // After a send, straight to waiting even when the next probe is due at once (the
+            // wait returns at once): replies are read between any two sends, so a burst cannot
+            // overflow the receive buffer.
+            if let probe = engine.nextProbe(now: now) { try send(probe, through: transport, clock: clock, handle) }
+            var wake = engine.nextWakeTime()
+            if let report = nextReport { wake = min(wake ?? report, report) }
             // Inputs are handed over one by one, borrowed: no array or copy per echo.
-            try transport.wait(until: engine.nextWakeTime()) { _, input in
+            try transport.wait(until: wake) { family, input in
                 switch input {
                 case .datagram(let datagram):
                     receivedAt = datagram.monotonicTime
-                    handle(engine.receive(datagram))
+                    if let event = engine.receive(datagram, family: family) { handle(event, engine) }
                 case .queuedError(let queued):
-                    handle(engine.receive(queued))
+                    if let event = engine.receive(queued, family: family) { handle(event, engine) }
                 case .interrupted:
-                    for event in engine.stop() { handle(event) }
+                    for event in engine.stop() { handle(event, engine) }
                 case .statusRequested:
-                    handle(.statusRequested(engine.statistics))
+                    status(engine)
+                }
+            }
+            if let every = reportEvery, let due = nextReport, !engine.isFinished {
+                let now = clock.monotonicNow
+                if now >= due {
+                    report(engine)
+                    var next = due
+                    while next <= now { next += every }
+                    nextReport = next
                 }
             }
         }
     }
 
     private mutating func send(
-        _ probe: PingEngine.ProbePacket, to target: IPAddress, through transport: PingTransport, clock: PingClock,
-        _ handle: (PingEvent) -> Void
+        _ probe: Engine.Probe, through transport: PingTransport, clock: PingClock, _ handle: (Engine.Event, Engine) -> Void
     ) throws {
         var realtime = RealtimeInstant(nanoseconds: 0)
         var monotonic = MonotonicInstant(nanoseconds: 0)
-        let failure = try transport.send(probe.bytes, to: target) {
+        let failure = try transport.send(engine.bytes(of: probe), to: engine.destination(of: probe)) {
             monotonic = clock.monotonicNow
             realtime = clock.realtimeNow
         }
-        // One call per case: `didSend`, inlined, hands over a `.sent` known as such, with
-        // nothing to destroy after.
         if let failure {
-            handle(engine.didFailToSend(probe, error: failure, monotonic: monotonic))
-        } else {
-            handle(engine.didSend(probe, realtime: realtime, monotonic: monotonic))
+            handle(engine.didFailToSend(probe, error: failure, monotonic: monotonic), engine)
+        } else if let event = engine.sent(probe, realtime: realtime, monotonic: monotonic) {
+            handle(event, engine)
         }
+    }
+}
+
+extension PingLoop where Engine == PingEngine {
+    /// Runs iputils' engine to its end; a status request (SIGQUIT) comes as
+    /// `.statusRequested`. `engine` holds the statistics afterwards.
+    public mutating func run(_ handle: (PingEvent) -> Void) throws {
+        try drive(
+            reportEvery: nil, report: { _ in }, status: { handle(.statusRequested($0.statistics)) },
+            { event, _ in handle(event) })
+    }
+}
+
+extension PingLoop where Engine == FanoutPingEngine {
+    /// Runs fping's engine to its end (what was counted so far is the result); see `drive`.
+    public mutating func run(
+        reportEvery: TimeSpan? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
+        _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void
+    ) throws {
+        try drive(reportEvery: reportEvery, report: report, status: status, handle)
     }
 }
