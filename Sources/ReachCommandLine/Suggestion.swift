@@ -1,7 +1,8 @@
 /// The known name nearest a mistyped one, as a "did you mean" (git's help.c and
-/// swift-argument-parser both suggest by edit distance).
+/// swift-argument-parser both suggest by edit distance; git's counts two swapped letters as
+/// one edit, as here, so `pign` finds `ping`).
 public enum Suggestion {
-    /// The candidate at the smallest Levenshtein distance from `word`, if it is at most a
+    /// The candidate at the smallest edit distance from `word`, if it is at most a
     /// third of the word's length: `--jsn` finds `--json`; a word of fewer than 3 characters
     /// (`-x`) finds nothing, since any letter is one edit from it.
     public static func nearest(to word: String, among candidates: [String]) -> String? {
@@ -16,9 +17,12 @@ public enum Suggestion {
         return best?.name
     }
 
-    /// Levenshtein distance, one row at a time.
-    static func distance(_ first: [UInt8], _ second: [UInt8]) -> Int {
+    /// Edit distance with adjacent transpositions (the optimal string alignment distance):
+    /// insertions, deletions, substitutions and swaps of two neighbours each cost one. Rows
+    /// of the table one at a time, the one before kept for the swaps.
+    public static func distance(_ first: [UInt8], _ second: [UInt8]) -> Int {
         if first.isEmpty { return second.count }
+        var beforePrevious = Array(repeating: 0, count: second.count + 1)
         var previous = Array(0...second.count)
         var current = previous
         for (row, byte) in first.enumerated() {
@@ -26,8 +30,11 @@ public enum Suggestion {
             for (column, other) in second.enumerated() {
                 let substitution = previous[column] + (byte == other ? 0 : 1)
                 current[column + 1] = min(substitution, previous[column + 1] + 1, current[column] + 1)
+                if row > 0, column > 0, byte == second[column - 1], first[row - 1] == other {
+                    current[column + 1] = min(current[column + 1], beforePrevious[column - 1] + 1)
+                }
             }
-            swap(&previous, &current)
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
         }
         return previous[second.count]
     }

@@ -65,6 +65,7 @@ final class ReachCommandTests: XCTestCase {
         let cases: [([String], String)] = [
             (["nonsense"], "unknown command 'nonsense' (commands: status, host, addr, watch, ping)"),
             (["stauts"], "unknown command 'stauts'; did you mean 'status'?"),
+            (["pign", "::1"], "unknown command 'pign'; did you mean 'ping'? (commands: status, host, addr, watch, ping)"),
             (["status", "x"], "status: unexpected argument 'x'"),
             (["--jsn"], "status: unknown option '--jsn'; did you mean '--json'?"),
             (["ping", "--jsn", "::1"], "ping: unknown option '--jsn'; did you mean '--json'?"),
@@ -94,6 +95,18 @@ final class ReachCommandTests: XCTestCase {
                 XCTAssertFalse(message.contains("\n"), "\(words): \(message)")
             }
         }
+    }
+
+    /// Swapped neighbours are one edit, as in git's help.c: `pign` is near `ping`, and a
+    /// swap is not cheaper than it should be (`ab` to `ba` is one edit, not zero).
+    func testSuggestionCountsASwapAsOneEdit() {
+        XCTAssertEqual(Suggestion.distance(Array("pign".utf8), Array("ping".utf8)), 1)
+        XCTAssertEqual(Suggestion.distance(Array("ab".utf8), Array("ba".utf8)), 1)
+        XCTAssertEqual(Suggestion.distance(Array("--jsn".utf8), Array("--json".utf8)), 1)
+        XCTAssertEqual(Suggestion.distance(Array("kitten".utf8), Array("sitting".utf8)), 3)
+        XCTAssertEqual(Suggestion.distance(Array("".utf8), Array("ping".utf8)), 4)
+        XCTAssertEqual(Suggestion.nearest(to: "pign", among: ["status", "host", "addr", "watch", "ping"]), "ping")
+        XCTAssertNil(Suggestion.nearest(to: "nonsense", among: ["status", "host", "addr", "watch", "ping"]))
     }
 
     /// Help says what swift-argument-parser's said, word for word (HelpGolden holds its
