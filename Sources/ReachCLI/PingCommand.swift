@@ -300,10 +300,7 @@ struct PingSettings {
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
     static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        let digits = text.filter { $0 != "." }
-        guard !digits.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            text.filter({ $0 == "." }).count <= 1, let value = Double(text), value <= 86_400
-        else {
+        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= 86_400 else {
             throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())

@@ -20,7 +20,7 @@ public enum Suggestion {
     /// Edit distance with adjacent transpositions (the optimal string alignment distance):
     /// insertions, deletions, substitutions and swaps of two neighbours each cost one. Rows
     /// of the table one at a time, the one before kept for the swaps.
-    public static func distance(_ first: [UInt8], _ second: [UInt8]) -> Int {
+    static func distance(_ first: [UInt8], _ second: [UInt8]) -> Int {
         if first.isEmpty { return second.count }
         var beforePrevious = Array(repeating: 0, count: second.count + 1)
         var previous = Array(0...second.count)

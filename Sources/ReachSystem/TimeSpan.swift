@@ -54,15 +54,19 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
             factor = unit.factor
             break
         }
-        // Digits and one dot only: no signs, exponents, "inf" or "nan".
-        guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-              number.filter({ $0 == "." }).count <= 1, number != ".",
-              let value = Double(number) else {
-            throw .notADuration(text)
-        }
+        guard let value = plainDecimal(number) else { throw .notADuration(text) }
         let milliseconds = (value * factor).rounded()
         guard milliseconds <= Double(maximum.milliseconds) else { throw .outOfRange(text) }
         return TimeSpan(milliseconds: Int64(milliseconds))
+    }
+
+    /// A number as people write a time: ASCII digits and at most one dot ("5", "1.5", ".5"),
+    /// none of the signs, exponents, "inf" or "nan" that `Double(_:)` would also take.
+    public static func plainDecimal(_ text: Substring) -> Double? {
+        guard !text.isEmpty, text != ".", text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+            text.filter({ $0 == "." }).count <= 1
+        else { return nil }
+        return Double(text)
     }
 
     /// As a poll(2) timeout: whole milliseconds rounded up (a wait of 0.4 ms is not a busy
@@ -73,7 +77,7 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
     }
 
     /// Seconds as people write them: "5", "1.5", "0.3" (never "5.0").
-    public var seconds: String {
+    public var secondsText: String {
         if milliseconds % 1000 == 0 { return "\(milliseconds / 1000)" }
         return "\(Double(milliseconds) / 1000)"
     }

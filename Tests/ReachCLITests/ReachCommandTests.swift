@@ -1,7 +1,7 @@
-import ReachCommandLine
 import XCTest
 
 @testable import ReachCLI
+@testable import ReachCommandLine
 
 /// `reach`'s command line, read from the one declaration per command: every form
 /// swift-argument-parser took before it was retired, help with the same words, and the

@@ -18,6 +18,6 @@ public struct SystemHostResolver: HostResolving {
     }
 
     static func noAnswer(within timeout: TimeSpan) -> ResolutionOutcome {
-        .notResolved("no answer within \(timeout.seconds) s")
+        .notResolved("no answer within \(timeout.secondsText) s")
     }
 }

@@ -120,7 +120,7 @@ public final class WatchLoop {
             guard case .host(let name, _) = targets[index], run.outcomes[index] == nil,
                 run.schedules[index].patienceExpired(at: run.now)
             else { continue }
-            let waited = "no answer within \(Self.resolutionPatience.seconds) s"
+            let waited = "no answer within \(Self.resolutionPatience.secondsText) s"
             statistics.evaluations += 1
             var instant: WatchInstant?
             let report = try evaluator.evaluate(host: name, outcome: .notResolved(waited))
