@@ -34,13 +34,13 @@ extension PingOptions {
         try Capabilities.dropAll()
         InterruptSignal.install(writingTo: sockets.interruptionDescriptor)
         CurrentProcess.tightenTimerSlack()
-        let engine = FanoutPingEngine(
+        let engine = PingEngine(
             targets: run.addresses, identifiers: (sockets.identifier(for: .ipv4), sockets.identifier(for: .ipv6)),
             configuration: configuration)
         var loop = PingLoop(engine: engine, transport: sockets, clock: SystemClock())
         renderer.bind(names: run.names, addresses: run.addresses)
         do {
-            try loop.run(reportEvery: reportEvery, report: renderer.report, status: renderer.status) { event, engine in
+            try loop.run(reportEvery: reportEvery, report: renderer.report) { event, engine in
                 renderer.handle(event, engine: engine)
             }
         } catch {
@@ -113,8 +113,8 @@ extension PingOptions {
 
     /// -c, -i, --period, -W, -w and -s as fping's model takes them (iputils' units: seconds;
     /// -c, -w and -s as PingSettings read them).
-    func fanoutConfiguration(_ settings: PingSettings) throws -> FanoutPingConfiguration {
-        var configuration = FanoutPingConfiguration()
+    func fanoutConfiguration(_ settings: PingSettings) throws -> PingConfiguration {
+        var configuration = PingConfiguration.fping()
         configuration.count = settings.configuration.count
         configuration.deadline = settings.configuration.deadline
         configuration.payloadSize = settings.configuration.payloadSize
@@ -130,7 +130,7 @@ extension PingOptions {
         if let text = timeout {
             configuration.timeout = try PingSettings.seconds(text, option: "-W", allowsZero: false)
         } else if configuration.count != nil {
-            configuration.timeout = FanoutPingConfiguration.countModeTimeout(period: configuration.period)
+            configuration.timeout = PingConfiguration.countModeTimeout(period: configuration.period)
         }
         return configuration
     }
