@@ -88,9 +88,10 @@ public struct PingEngine {
             repeating: PingStatistics(probes: configuration.recordsEachProbe ? probes : 0), count: targets.count)
         timeouts = [TimeSpan](repeating: configuration.timeout, count: targets.count)
         // Room for the run's probes up front, up to a full sequence space (-c may be as large
-        // as Int.max): grown by doubling, a flood's table was copied at each doubling.
+        // as Int.max): grown by doubling, a flood's table was copied at each doubling. Slots
+        // are indexed by sequence, and iputils' start at 1: one more.
         let (total, overflow) = targets.count.multipliedReportingOverflow(by: probes)
-        slots.reserveCapacity(overflow ? 0x10000 : min(0x10000, max(1, total)))
+        slots.reserveCapacity(overflow ? 0x10000 : min(0x10000, max(1, total) + firstNumber))
         if configuration.rules == .fping {
             due.reserveCapacity(targets.count)
             for target in targets.indices { due.append((.atOnce, Int32(target), 0)) }
