@@ -78,39 +78,40 @@ private struct EngineRun {
             sendDue()
             now += .milliseconds(1)
         }
-        precondition(engine.statistics.transmitted == 16, "sent \(engine.statistics.transmitted) of 16")
+        precondition(engine.statistics[0].transmitted == 16, "sent \(engine.statistics[0].transmitted) of 16")
     }
 
     mutating func sendDue() {
         while let probe = engine.nextProbe(now: now) {
-            check(engine.didSend(probe, realtime: RealtimeInstant(nanoseconds: now.nanoseconds), monotonic: now), before: engine.statistics)
+            let before = engine.statistics[0]
+            check(engine.didSend(probe, realtime: RealtimeInstant(nanoseconds: now.nanoseconds), monotonic: now), before: before)
         }
     }
 
     mutating func deliver(_ bytes: [UInt8]) {
-        let before = engine.statistics
+        let before = engine.statistics[0]
         let datagram = ReceivedDatagram(
             bytes: bytes, from: target, ttl: nil, kernelTimestamp: nil, monotonicTime: now, includesIPHeader: includesIPHeader)
-        check(engine.receive(datagram), before: before)
+        if let event = engine.receive(datagram) { check(event, before: before) }
     }
 
     mutating func deliverQueued(_ probe: [UInt8], type: UInt8, code: UInt8, info: UInt32, local: Bool) {
-        let before = engine.statistics
+        let before = engine.statistics[0]
         let error = QueuedError(
             origin: local ? .local : .icmp, errno: local ? .noBufferSpace : .hostUnreachable, type: type, code: code,
             info: info, offender: target, originalPacket: probe)
-        check(engine.receive(error), before: before)
+        if let event = engine.receive(error) { check(event, before: before) }
     }
 
     mutating func advance(by nanoseconds: Int64) {
         now += .nanoseconds(nanoseconds)
-        let before = engine.statistics
+        let before = engine.statistics[0]
         for event in engine.advance(now: now) { check(event, before: before) }
         if !engine.isFinished { sendDue() }
     }
 
     mutating func stop() {
-        let before = engine.statistics
+        let before = engine.statistics[0]
         let events = engine.stop()
         for event in events { check(event, before: before) }
         precondition(engine.isFinished && engine.outstanding == 0, "\(engine.outstanding) outstanding after the end")
@@ -121,7 +122,7 @@ private struct EngineRun {
 
     /// What one event may change in the statistics, and what they must always be.
     mutating func check(_ event: PingEvent, before: PingStatistics) {
-        let after = engine.statistics
+        let after = engine.statistics[0]
         switch event {
         case .unexpected:
             precondition(after == before, "an unexpected packet changed the statistics")

@@ -57,6 +57,10 @@ public struct ExitStatus: RawRepresentable, Equatable, Sendable {
             return (.usage, error.message)
         case let mismatch as FamilyMismatch:
             return (.usage, mismatch.description)
+        case let fault as TargetText.Fault:
+            return (.usage, TargetArgument.message(fault))
+        case let refusal as PingSession.Refusal:
+            return (refusal.kind == .badInput ? .usage : .notPermitted, refusal.description)
         case let error as PermissionError:
             return (.notPermitted, error.message)
         case let denied as ICMPPermissionDenied:

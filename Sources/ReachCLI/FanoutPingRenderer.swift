@@ -76,53 +76,65 @@ final class FanoutPingRenderer {
         }
     }
 
-    func handle(_ event: FanoutPingEvent, engine: FanoutPingEngine) {
+    func handle(_ event: PingEvent, engine: PingEngine) {
+        if case .statusRequested = event {
+            // SIGQUIT: the summaries so far, on stderr (fping prints its splits).
+            return err.write(summaries(engine))
+        }
         count(event)
         if json {
             if let line = jsonLine(event) { out.write(line) }
             return
         }
         switch event {
-        case .reply(let target, let index, let bytes, let rtt, let from, _):
-            let counters = engine.statistics[target]
-            if !countMode {
-                // fping prints a target alive at its first reply; -u prints only the others.
-                guard counters.received == 1 && (alive || (!quiet && !unreachable)) else { return }
-                // fping -e: the round trip of the reply that showed the target alive.
-                let time = elapsed ? " (\(Self.time(rtt)) ms)" : ""
-                out.write((alive ? names[target] : "\(names[target]) is alive") + time + "\n")
-                return
-            }
-            guard !quiet else { return }
-            var line = stamp() + "\(padded(target)) : [\(index)], \(bytes) bytes, \(Self.time(rtt)) ms"
-            line += " (\(Self.time(counters.average ?? .zero)) avg, \(counters.lossPercent)% loss)"
-            if from.bytes != addresses[target].bytes { line += " [<- \(from)]" }
-            out.write(line + "\n")
-        case .duplicate(let target, let index, let bytes, let rtt, let from, _):
+        case .reply(let reply) where reply.duplicate:
             // fping prints duplicates only when it prints no per-probe lines (-q).
             guard quiet && countMode else { return }
-            var line = "\(names[target]) : duplicate for [\(index)], \(bytes) bytes, \(Self.time(rtt)) ms"
-            if from.bytes != addresses[target].bytes { line += " [<- \(from)]" }
+            let target = reply.probe.target
+            var line = "\(names[target]) : duplicate for [\(reply.probe.index)], \(reply.bytes) bytes, \(Self.time(reply.roundTrip)) ms"
+            if reply.from.bytes != addresses[target].bytes { line += " [<- \(reply.from)]" }
             err.write(line + "\n")
-        case .timedOut(let target, let index):
+        case .reply(let reply):
+            write(reply, counters: engine.statistics[reply.probe.target])
+        case .timedOut(let probe):
             guard countMode && !quiet else { return }
-            let counters = engine.statistics[target]
+            let counters = engine.statistics[probe.target]
             let average = counters.average.map(Self.time) ?? "NaN"
-            out.write(stamp() + "\(padded(target)) : [\(index)], timed out (\(average) avg, \(counters.lossPercent)% loss)\n")
-        case .icmpError(let target, _, let from, let type, let code):
+            out.write(
+                stamp() + "\(padded(probe.target)) : [\(probe.index)], timed out (\(average) avg, \(counters.settledLossPercent)% loss)\n")
+        case .icmpError(let error):
             guard !quiet else { return }
-            let words = Self.describe(type: type, code: code, family: addresses[target].family)
-            err.write("\(words) from \(from) for ICMP Echo sent to \(names[target])\n")
-        case .localError(let target, _, let error):
+            let target = error.probe.target
+            let words = Self.describe(type: error.type, code: error.code, family: addresses[target].family)
+            err.write("\(words) from \(error.from) for ICMP Echo sent to \(names[target])\n")
+        case .localError(let probe, let error, _):
             guard !quiet else { return }
-            err.write("\(names[target]): \(error)\n")
-        case .sendFailed(let target, _, let error):
+            err.write("\(names[probe.target]): \(error)\n")
+        case .sendFailed(let probe, let error):
             // fping says so only in its default mode (verbose_flag, which -c, -q, -a and -u clear).
             guard !quiet && !countMode && !alive && !unreachable else { return }
-            err.write("\(names[target]): error while sending ping: \(UnreachableReason.describe(refusal: error))\n")
-        case .finished:
+            err.write("\(names[probe.target]): error while sending ping: \(UnreachableReason.describe(refusal: error))\n")
+        case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             break
         }
+    }
+
+    /// A reply's line: in count mode each one, in the default mode the target alive.
+    private func write(_ reply: PingReply, counters: PingStatistics) {
+        let target = reply.probe.target
+        if !countMode {
+            // fping prints a target alive at its first reply; -u prints only the others.
+            guard counters.received == 1 && (alive || (!quiet && !unreachable)) else { return }
+            // fping -e: the round trip of the reply that showed the target alive.
+            let time = elapsed ? " (\(Self.time(reply.roundTrip)) ms)" : ""
+            out.write((alive ? names[target] : "\(names[target]) is alive") + time + "\n")
+            return
+        }
+        guard !quiet else { return }
+        var line = stamp() + "\(padded(target)) : [\(reply.probe.index)], \(reply.bytes) bytes, \(Self.time(reply.roundTrip)) ms"
+        line += " (\(Self.time(counters.average ?? .zero)) avg, \(counters.settledLossPercent)% loss)"
+        if reply.from.bytes != addresses[target].bytes { line += " [<- \(reply.from)]" }
+        out.write(line + "\n")
     }
 
     /// The probe's `seq` (from 1) and `index` (from 0), as one target's run names them.
@@ -130,42 +142,45 @@ final class FanoutPingRenderer {
         PingRenderer.probeKeys(sequence: index + 1)
     }
 
-    private func jsonLine(_ event: FanoutPingEvent) -> String? {
+    private func jsonLine(_ event: PingEvent) -> String? {
         switch event {
-        case .reply(let target, let index, let bytes, let rtt, let from, let ttl),
-            .duplicate(let target, let index, let bytes, let rtt, let from, let ttl):
-            let duplicate: Bool = if case .duplicate = event { true } else { false }
+        case .reply(let reply):
             return self.event(
-                "reply", target,
-                probe(index) + [
-                    ("from", .string(from.description)), ("ttl", ttl.map { .int(Int64($0)) } ?? .null), ("bytes", .int(Int64(bytes))),
-                    ("rtt_ms", .number(Double(rtt.nanoseconds) / 1e6)), ("duplicate", .bool(duplicate)),
+                "reply", reply.probe.target,
+                probe(reply.probe.index) + [
+                    ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
+                    ("duplicate", .bool(reply.duplicate)),
                 ])
-        case .timedOut(let target, let index):
-            return self.event("timeout", target, probe(index))
-        case .icmpError(let target, let index, let from, let type, let code):
+        case .timedOut(let probe):
+            return self.event("timeout", probe.target, self.probe(probe.index))
+        case .icmpError(let error):
+            let target = error.probe.target
             return self.event(
                 "icmp_error", target,
-                probe(index) + [
-                    ("from", .string(from.description)), ("icmp_type", .int(Int64(type.rawValue))), ("icmp_code", .int(Int64(code))),
-                    ("text", .string(Self.describe(type: type, code: code, family: addresses[target].family))),
+                probe(error.probe.index) + [
+                    ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
+                    ("icmp_code", .int(Int64(error.code))),
+                    ("text", .string(Self.describe(type: error.type, code: error.code, family: addresses[target].family))),
                 ])
-        case .localError(let target, let index, let error):
+        case .localError(let probe, let error, _):
             return self.event(
-                "local_error", target,
-                probe(index) + [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
-        case .sendFailed(let target, let index, let error):
-            return self.event("send_failed", target, probe(index) + PingRenderer.refusalKeys(error))
-        case .finished:
+                "local_error", probe.target,
+                self.probe(probe.index) + [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
+        case .sendFailed(let probe, let error):
+            return self.event("send_failed", probe.target, self.probe(probe.index) + PingRenderer.refusalKeys(error))
+        case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             return nil
         }
     }
 
     /// What --stats and --squiet count beside the engine's counters.
-    private func count(_ event: FanoutPingEvent) {
+    private func count(_ event: PingEvent) {
         switch event {
-        case .reply(let target, _, _, let rtt, _, _):
+        case .reply(let reply) where !reply.duplicate:
+            let target = reply.probe.target
             guard target < intervalTimes.count else { return }
+            let rtt = reply.roundTrip
             var times = intervalTimes[target]
             // fping stats_add: 0 stands for "none yet".
             if times.maximum == .zero || rtt > times.maximum { times.maximum = rtt }
@@ -180,7 +195,7 @@ final class FanoutPingRenderer {
 
     /// --squiet: fping print_per_system_splits, on stderr: the local time of day, then each
     /// target's counters since the last report (`host : xmt/rcv/%loss = 1/1/0%, min/avg/max = ...`).
-    func report(_ engine: FanoutPingEngine) {
+    func report(_ engine: PingEngine) {
         let (hour, minute, second) = SystemClock.localTimeOfDay()
         func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
         var text = "[\(twoDigits(hour)):\(twoDigits(minute)):\(twoDigits(second))]\n"
@@ -209,7 +224,7 @@ final class FanoutPingRenderer {
     }
 
     /// --stats: fping print_global_stats, its totals over the run.
-    private func globalStatistics(_ engine: FanoutPingEngine, unresolved: Int) -> String {
+    private func globalStatistics(_ engine: PingEngine, unresolved: Int) -> String {
         func count(_ value: Int) -> String {
             let text = String(value)
             return String(repeating: " ", count: max(0, 7 - text.count)) + text
@@ -250,15 +265,10 @@ final class FanoutPingRenderer {
             """
     }
 
-    /// SIGQUIT: the summaries so far, on stderr (fping prints its splits).
-    func status(_ engine: FanoutPingEngine) {
-        err.write(summaries(engine))
-    }
-
     /// The end of the run: summaries (count mode) or the unreachable targets (default
     /// mode), and the exit status: 2 when a name did not resolve, else 0 when every
     /// target answered, else 1 (fping's order).
-    func end(_ engine: FanoutPingEngine?, names: [String], unresolved: Int) -> ExitStatus {
+    func end(_ engine: PingEngine?, names: [String], unresolved: Int) -> ExitStatus {
         let answered = engine?.aliveCount ?? 0
         let status: ExitStatus = unresolved > 0 ? .nameNotResolved : answered == names.count ? .success : .notReachable
         guard let engine else {
@@ -291,7 +301,7 @@ final class FanoutPingRenderer {
 
     /// fping print_per_system_stats: `host : xmt/rcv/%loss = 3/3/0%, min/avg/max = a/b/c`,
     /// or with --each-rtt each probe's round trip (`-` for a loss).
-    private func summaries(_ engine: FanoutPingEngine) -> String {
+    private func summaries(_ engine: PingEngine) -> String {
         var text = ""
         for target in names.indices {
             let counters = engine.statistics[target]
@@ -309,7 +319,7 @@ final class FanoutPingRenderer {
         return text
     }
 
-    private func summaryEvent(_ engine: FanoutPingEngine, _ target: Int) -> String {
+    private func summaryEvent(_ engine: PingEngine, _ target: Int) -> String {
         let counters = engine.statistics[target]
         let rtt: JSONValue =
             counters.average.map { average in
@@ -320,7 +330,7 @@ final class FanoutPingRenderer {
             } ?? .null
         var fields: [(String, JSONValue)] = [
             ("transmitted", .int(Int64(counters.sent))), ("received", .int(Int64(counters.received))),
-            ("loss_percent", .number(Double(counters.lossPercent))), ("rtt_ms", rtt), ("alive", .bool(counters.received > 0)),
+            ("loss_percent", .number(Double(counters.settledLossPercent))), ("rtt_ms", rtt), ("alive", .bool(counters.received > 0)),
         ]
         if eachRTT {
             let each = counters.roundTrips.prefix(counters.sent).map { rtt -> JSONValue in

@@ -13,7 +13,8 @@ extension PingOptions {
 
     /// `reach ping A B C ...`: fping's model over one ICMP socket per family.
     func executeFanout(_ texts: [String]) throws -> ExitStatus {
-        let family = try checkFanoutOptions()
+        let session = PingSession(ipv4: ipv4, ipv6: ipv6)
+        try checkFanoutOptions(session)
         let reportEvery = try squiet.map { try PingSettings.seconds($0, option: "--squiet", allowsZero: false) }
         let settings = try PingSettings(self)
         let configuration = try fanoutConfiguration(settings)
@@ -23,10 +24,10 @@ extension PingOptions {
                 throw UsageError("--each-rtt keeps every probe's time: -c times the targets at most \(Self.mostKeptRoundTrips)")
             }
         }
-        let literals = try Self.checkTargets(texts, family: family)
-        try Self.limitPrivileges(interval: configuration.interval, refused: "cannot use -i below 0.002 s")
+        let literals = try session.literals(texts)
+        try session.limitPrivileges(interval: configuration.interval, rules: .fping)
         let renderer = FanoutPingRenderer(options: self, count: configuration.count)
-        let run = try Self.resolve(texts, literals: literals, family: family, renderer: renderer)
+        let run = try Self.resolve(texts, literals: literals, session: session, renderer: renderer)
         guard !run.addresses.isEmpty else { return renderer.end(nil, names: [], unresolved: run.unresolved) }
         let families = AddressFamily.allCases.filter { family in run.addresses.contains { $0.family == family } }
         for family in families { try settings.check(for: family) }
@@ -34,87 +35,54 @@ extension PingOptions {
         try Capabilities.dropAll()
         InterruptSignal.install(writingTo: sockets.interruptionDescriptor)
         CurrentProcess.tightenTimerSlack()
-        let engine = FanoutPingEngine(
+        let engine = PingEngine(
             targets: run.addresses, identifiers: (sockets.identifier(for: .ipv4), sockets.identifier(for: .ipv6)),
             configuration: configuration)
         var loop = PingLoop(engine: engine, transport: sockets, clock: SystemClock())
         renderer.bind(names: run.names, addresses: run.addresses)
-        do {
-            try loop.run(reportEvery: reportEvery, report: renderer.report, status: renderer.status) { event, engine in
-                renderer.handle(event, engine: engine)
-            }
-        } catch {
-            return Self.systemFailure(error)
+        let failure = session.run(&loop, reportEvery: reportEvery, report: renderer.report) { event, engine in
+            renderer.handle(event, engine: engine)
         }
+        if let failure { return Self.stopped(by: failure) }
         return renderer.end(loop.engine, names: run.names, unresolved: run.unresolved)
     }
 
-    /// The options one host has and several do not, and fping's combinations; -4 or -6.
-    private func checkFanoutOptions() throws -> AddressFamily? {
+    /// The options one host has and several do not, and fping's combinations; -4 with -6.
+    private func checkFanoutOptions(_ session: PingSession) throws {
         if flood { throw UsageError("-f is for one host; several are paced by -i and --period") }
         if outstanding { throw UsageError("-O is for one host") }
-        let family = try requestedFamily()
+        _ = try session.family()
         // fping: "specify only one of c, l"; -C keeps a count of times, -Q reports in its
         // count and loop modes only.
         if self.loop && count != nil { throw UsageError("--loop and -c cannot be combined") }
         if self.loop && eachRTT { throw UsageError("--each-rtt needs -c, not --loop") }
         if squiet != nil && count == nil && !self.loop { throw UsageError("--squiet needs -c or --loop") }
         if json && (stats || squiet != nil) { throw UsageError("--stats and --squiet are text; --json has its summary and end events") }
-        return family
-    }
-
-    /// Every target checked before anything is resolved or sent: each literal (nil for a name).
-    private static func checkTargets(_ texts: [String], family: AddressFamily?) throws -> [IPAddress?] {
-        var literals: [IPAddress?] = []
-        literals.reserveCapacity(texts.count)
-        for text in texts {
-            if let literal = try? IPAddress.parse(text).resolvingZone() {
-                try FamilyMismatch.check(literal, against: family, target: text)
-                literals.append(literal)
-            } else {
-                try checkName(text)
-                literals.append(nil)
-            }
-        }
-        return literals
     }
 
     /// The targets that resolved, in order, with the names they were given; each name that
     /// did not is said by the renderer and counted.
     private static func resolve(
-        _ texts: [String], literals: [IPAddress?], family: AddressFamily?, renderer: FanoutPingRenderer
+        _ texts: [String], literals: [IPAddress?], session: PingSession, renderer: FanoutPingRenderer
     ) throws -> (names: [String], addresses: [IPAddress], unresolved: Int) {
-        // Names resolved together (HostResolutionPool), bounded as one ping's lookup is.
-        let names = zip(texts, literals).compactMap { $1 == nil ? $0 : nil }
-        var outcomes = try SystemHostResolver().resolve(all: names, family: family, timeout: resolveTimeout)[...]
         var run: (names: [String], addresses: [IPAddress], unresolved: Int) = ([], [], 0)
-        for (text, literal) in zip(texts, literals) {
-            var address = literal
-            if literal == nil {
-                switch outcomes.removeFirst() {
-                case .resolved(let resolved):
-                    try FamilyMismatch.check(resolved[0], against: family, target: text)
-                    address = resolved[0]
-                case .notResolved(let why):
-                    renderer.unresolved(text, why: why)
-                case .failed(let error):
-                    renderer.unresolved(text, why: error.description)
-                }
-            }
-            guard let address else {
+        for (text, resolution) in zip(texts, try session.resolve(texts, literals: literals)) {
+            switch resolution {
+            case .address(let address):
+                run.names.append(text)
+                run.addresses.append(address)
+            case .unresolved(let why):
+                renderer.unresolved(text, why: why)
                 run.unresolved += 1
-                continue
             }
-            run.names.append(text)
-            run.addresses.append(address)
         }
         return run
     }
 
     /// -c, -i, --period, -W, -w and -s as fping's model takes them (iputils' units: seconds;
     /// -c, -w and -s as PingSettings read them).
-    func fanoutConfiguration(_ settings: PingSettings) throws -> FanoutPingConfiguration {
-        var configuration = FanoutPingConfiguration()
+    func fanoutConfiguration(_ settings: PingSettings) throws -> PingConfiguration {
+        var configuration = PingConfiguration.fping()
         configuration.count = settings.configuration.count
         configuration.deadline = settings.configuration.deadline
         configuration.payloadSize = settings.configuration.payloadSize
@@ -130,7 +98,7 @@ extension PingOptions {
         if let text = timeout {
             configuration.timeout = try PingSettings.seconds(text, option: "-W", allowsZero: false)
         } else if configuration.count != nil {
-            configuration.timeout = FanoutPingConfiguration.countModeTimeout(period: configuration.period)
+            configuration.timeout = PingConfiguration.countModeTimeout(period: configuration.period)
         }
         return configuration
     }

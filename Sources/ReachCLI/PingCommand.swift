@@ -3,7 +3,7 @@ import ReachCore
 import ReachSystem
 
 /// `reach ping`'s command line as plain values, each option's text unparsed (PingSettings
-/// checks them), and the run itself.
+/// checks them); the run's checks and steps are a `PingSession`'s, its lines the renderers'.
 struct PingOptions: Equatable {
     var hosts: [String] = []
     var count: String?
@@ -68,45 +68,28 @@ struct PingOptions: Equatable {
 
     private func executeOne(host: String) throws -> ExitStatus {
         let settings = try PingSettings(self)
-        // iputils ping_common.c: keep only CAP_NET_RAW, raise it only around socket().
-        try Self.limitPrivileges(interval: settings.configuration.interval, refused: "cannot flood or use -i below 0.002 s", flood: flood)
+        let session = PingSession(ipv4: ipv4, ipv6: ipv6, flood: flood)
+        try session.limitPrivileges(interval: settings.configuration.interval, rules: .iputils)
         let address: IPAddress
-        switch try resolve(host) {
-        case .success(let resolved): address = resolved
-        case .failure(let status): return status
-        }
-        try settings.check(for: address.family)
-        let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
-        try Capabilities.dropAll()
-        return run(host: host, address: address, socket: socket, settings: settings)
-    }
-
-    private enum Resolution {
-        case success(IPAddress)
-        case failure(ExitStatus)
-    }
-
-    private func resolve(_ host: String) throws -> Resolution {
-        let family = try requestedFamily()
-        if (try? IPAddress.parse(host).resolvingZone()) == nil { try Self.checkName(host) }
-        switch try SystemHostResolver().addresses(of: host, family: family, timeout: Self.resolveTimeout) {
-        case .resolved(let addresses):
-            try FamilyMismatch.check(addresses[0], against: family, target: host)
-            return .success(addresses[0])
-        case .notResolved(let why):
+        switch try session.resolve(host) {
+        case .address(let resolved):
+            address = resolved
+        case .unresolved(let why):
             // With --json, the event several targets give for it, on stdout.
             if json {
                 OutputChannel.standard.write(PingRenderer.unresolved(host, why: why).serialized() + "\n")
             } else {
                 OutputChannel.standardError.write("reach: \(PrintableText.escaped(host)): \(why)\n")
             }
-            return .failure(.nameNotResolved)
-        case .failed(let error):
-            throw error
+            return .nameNotResolved
         }
+        try settings.check(for: address.family)
+        let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
+        try Capabilities.dropAll()
+        return run(host: host, address: address, socket: socket, settings: settings, session: session)
     }
 
-    private func run(host: String, address: IPAddress, socket: ICMPSocket, settings: PingSettings) -> ExitStatus {
+    private func run(host: String, address: IPAddress, socket: ICMPSocket, settings: PingSettings, session: PingSession) -> ExitStatus {
         let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
@@ -118,16 +101,13 @@ struct PingOptions: Equatable {
         var loop = PingLoop(
             engine: PingEngine(target: address, identifier: socket.identifier, configuration: settings.configuration),
             transport: socket, clock: clock)
-        do {
-            try loop.run { event in
-                // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
-                // rather than ping on forever into a closed pipe. Asked only after a write
-                // (the class property is an exclusivity check per read: per event, in -f -q).
-                if Self.write(event, renderer: renderer, to: out, clock: clock) && out.readerGone { socket.interrupt() }
-            }
-        } catch {
-            return Self.systemFailure(error)
+        let failure = session.run(&loop) { event, _ in
+            // `reach ping HOST | head -2`: once the reader is gone, end as on Ctrl-C
+            // rather than ping on forever into a closed pipe. Asked only after a write
+            // (the class property is an exclusivity check per read: per event, in -f -q).
+            if Self.write(event, renderer: renderer, to: out, clock: clock) && out.readerGone { socket.interrupt() }
         }
+        if let failure { return Self.stopped(by: failure) }
         let status: ExitStatus = loop.engine.succeeded ? .success : .notReachable
         if json {
             out.write(renderer.summary(loop.engine, status: status).serialized() + "\n")
@@ -135,6 +115,12 @@ struct PingOptions: Equatable {
             out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.interval == .zero))
         }
         return status
+    }
+
+    /// A run the system stopped in the middle (the session's one line): exit 71.
+    static func stopped(by failure: String) -> ExitStatus {
+        OutputChannel.standardError.write("reach: \(failure)\n")
+        return .systemFailure
     }
 
     /// The JSON start event, or iputils' PATTERN and PING lines.
@@ -185,9 +171,6 @@ struct PingOptions: Equatable {
 struct PingSettings {
     var configuration = PingConfiguration()
     var socketOptions = ICMPSocketOptions()
-
-    /// iputils MINUSERINTERVAL: 2 ms for users without CAP_NET_RAW.
-    static let minimumUserInterval = TimeSpan.milliseconds(2)
 
     init(_ command: PingOptions) throws {
         if let text = command.count {

@@ -63,11 +63,11 @@ final class PingRenderer {
         if quiet { return "" }
         let stamp = showsTimestamps ? realtime.map(Self.timestamp) ?? "" : ""
         switch event {
-        case .sent(let sequence, _):
+        case .sent(let probe, _):
             var text = ""
             // iputils -O: before each new probe, the previous one if it has no reply yet.
-            let previous = sequence &- 1
-            if reportsOutstanding && !flood && sequence != 1 && !isAnswered(previous) {
+            let previous = probe.sequence &- 1
+            if reportsOutstanding && !flood && probe.sequence != 1 && !isAnswered(previous) {
                 text += stamp + "no answer yet for icmp_seq=\(previous)\n"
             }
             if flood { text += "." }
@@ -92,7 +92,8 @@ final class PingRenderer {
 
     private func track(_ event: PingEvent) {
         switch event {
-        case .sent(let sequence, _), .sendFailed(let sequence, _):
+        case .sent(let probe, _), .sendFailed(let probe, _):
+            let sequence = probe.sequence
             answered[Int(sequence >> 6)] &= ~(1 << UInt64(sequence & 63)) // a new turn of the sequence space
         case .reply(let reply) where !reply.corrupted:
             answered[Int(reply.sequence >> 6)] |= 1 << UInt64(reply.sequence & 63)
@@ -117,15 +118,15 @@ final class PingRenderer {
     /// Lines iputils writes to stderr (sendmsg refusals, local errors).
     func diagnostic(_ event: PingEvent) -> String? {
         switch event {
-        case .sendFailed(let sequence, let error):
-            return "reach: icmp_seq=\(sequence): sendto: \(UnreachableReason.describe(refusal: error))\n"
-        case .localError(let sequence, let error, let info):
+        case .sendFailed(let probe, let error):
+            return "reach: icmp_seq=\(probe.sequence): sendto: \(UnreachableReason.describe(refusal: error))\n"
+        case .localError(let probe, let error, let info):
             if error == .messageTooLong { return "reach: local error: message too long, mtu=\(info)\n" }
-            return "reach: icmp_seq=\(sequence): local error: \(error)\n"
+            return "reach: icmp_seq=\(probe.sequence): local error: \(error)\n"
         case .failed(let why):
             return "reach: \(why)\n"
-        case .statusRequested(let stats):
-            return status(stats)
+        case .statusRequested(let statistics):
+            return status(statistics.first ?? PingStatistics())
         default:
             return nil
         }
@@ -152,7 +153,7 @@ final class PingRenderer {
 
     /// iputils ping_common.c finish(): the statistics block.
     func statistics(_ engine: PingEngine, intervalIsZero: Bool) -> String {
-        let stats = engine.statistics
+        let stats = engine.statistics.first ?? PingStatistics()
         var text = "\n--- \(targetText) ping statistics ---\n"
         text += "\(stats.transmitted) packets transmitted, \(stats.received) received"
         if stats.duplicates > 0 { text += ", +\(stats.duplicates) duplicates" }
@@ -298,8 +299,8 @@ final class PingRenderer {
                 "start",
                 [("family", .string(start.address.family.rawValue)), ("identifier", .int(Int64(start.identifier))),
                  ("socket", .string(start.socketKind.rawValue)), ("payload_bytes", .int(Int64(payloadSize)))])
-        case .sent(let sequence, let bytes):
-            return object("sent", Self.probeKeys(sequence: Int(sequence)) + [("bytes", .int(Int64(bytes)))])
+        case .sent(let probe, let bytes):
+            return object("sent", Self.probeKeys(sequence: Int(probe.sequence)) + [("bytes", .int(Int64(bytes)))])
         case .reply(let reply):
             return object(
                 "reply",
@@ -309,8 +310,8 @@ final class PingRenderer {
                     ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
                     ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
                 ])
-        case .timedOut(let sequence):
-            return object("timeout", Self.probeKeys(sequence: Int(sequence)))
+        case .timedOut(let probe):
+            return object("timeout", Self.probeKeys(sequence: Int(probe.sequence)))
         case .icmpError(let error):
             return object(
                 "icmp_error",
@@ -318,12 +319,12 @@ final class PingRenderer {
                     ("from", .string(error.from.description)), ("icmp_type", .int(Int64(error.type.rawValue))),
                     ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
                 ])
-        case .sendFailed(let sequence, let error):
-            return object("send_failed", Self.probeKeys(sequence: Int(sequence)) + Self.refusalKeys(error))
-        case .localError(let sequence, let error, let info):
+        case .sendFailed(let probe, let error):
+            return object("send_failed", Self.probeKeys(sequence: Int(probe.sequence)) + Self.refusalKeys(error))
+        case .localError(let probe, let error, let info):
             return object(
                 "local_error",
-                Self.probeKeys(sequence: Int(sequence)) + [
+                Self.probeKeys(sequence: Int(probe.sequence)) + [
                     ("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)), ("info", .int(Int64(info))),
                 ])
         case .unexpected(let packet):
@@ -359,7 +360,7 @@ final class PingRenderer {
     }
 
     func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {
-        let stats = engine.statistics
+        let stats = engine.statistics.first ?? PingStatistics()
         let rtt: JSONValue =
             stats.received > 0 && stats.timed > 0
             ? .object([

@@ -16,10 +16,13 @@ final class PingRendererTests: XCTestCase {
             payloadSize: size)
     }
 
+    /// Probe `sequence` of the one target.
+    private func probe(_ sequence: UInt16) -> PingProbe { PingProbe(target: 0, index: Int(sequence) - 1, sequence: sequence) }
+
     private func reply(_ sequence: UInt16, micro: Int64, duplicate: Bool = false, bytes: Int = 64) -> PingEvent {
         .reply(
             PingReply(
-                sequence: sequence, from: target, ttl: 64, bytes: bytes, roundTrip: .nanoseconds(micro * 1000 + 321),
+                probe: probe(sequence), from: target, ttl: 64, bytes: bytes, roundTrip: .nanoseconds(micro * 1000 + 321),
                 duplicate: duplicate))
     }
 
@@ -37,17 +40,18 @@ final class PingRendererTests: XCTestCase {
         // The run's closure asks hasDiagnostic before building a line: the two must agree.
         let events: [PingEvent] = [
             .started(PingStart(address: target, identifier: 1, socketKind: .raw)), .failed("no socket"),
-            .sent(sequence: 1, bytes: 64), .sendFailed(sequence: 2, error: Errno(rawValue: EPERM)), reply(3, micro: 5),
-            .timedOut(sequence: 4),
-            .icmpError(PingICMPError(sequence: 5, from: router, type: ICMPType(3), code: 1, info: 0, text: "Destination Host Unreachable")),
-            .localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400),
-            .unexpected(UnexpectedPacket(from: router, reason: "not ours")), .finished(PingStatistics()),
-            .statusRequested(PingStatistics()),
+            .sent(probe(1), bytes: 64), .sendFailed(probe(2), error: Errno(rawValue: EPERM)), reply(3, micro: 5),
+            .timedOut(probe(4)),
+            .icmpError(
+                PingICMPError(probe: probe(5), from: router, type: ICMPType(3), code: 1, info: 0, text: "Destination Host Unreachable")),
+            .localError(probe(6), error: Errno(rawValue: EMSGSIZE), info: 1400),
+            .unexpected(UnexpectedPacket(from: router, reason: "not ours")), .finished([PingStatistics()]),
+            .statusRequested([PingStatistics()]),
         ]
         for event in events {
             XCTAssertEqual(PingRenderer.hasDiagnostic(event), renderer().diagnostic(event) != nil, "\(event)")
         }
-        XCTAssertEqual(renderer().diagnostic(.localError(sequence: 6, error: Errno(rawValue: EMSGSIZE), info: 1400)),
+        XCTAssertEqual(renderer().diagnostic(.localError(probe(6), error: Errno(rawValue: EMSGSIZE), info: 1400)),
             "reach: local error: message too long, mtu=1400\n")
     }
 
@@ -62,9 +66,9 @@ final class PingRendererTests: XCTestCase {
         // ewma: 40*8 = 320, + 66 - 40 = 346, + 48 - 43 = 351 -> 351 / 8 = 43 us.
         XCTAssertEqual(renderer().status(stats), "\r2/3 packets, 33% loss, min/avg/ewma/max = 0.040/0.051/0.043/0.066 ms\n")
         XCTAssertEqual(renderer(size: 8).status(stats), "\r2/3 packets, 33% loss\n", "no times below 16 data bytes")
-        XCTAssertEqual(renderer().diagnostic(.statusRequested(stats)), renderer().status(stats))
-        XCTAssertEqual(renderer().text(.statusRequested(stats), realtime: nil), "", "stderr only")
-        XCTAssertNil(renderer().json(.statusRequested(stats)), "not part of the JSON stream")
+        XCTAssertEqual(renderer().diagnostic(.statusRequested([stats])), renderer().status(stats))
+        XCTAssertEqual(renderer().text(.statusRequested([stats]), realtime: nil), "", "stderr only")
+        XCTAssertNil(renderer().json(.statusRequested([stats])), "not part of the JSON stream")
     }
 
     func testReplyErrorAndDuplicateLines() {
@@ -74,10 +78,10 @@ final class PingRendererTests: XCTestCase {
             text.text(reply(1, micro: 402, duplicate: true), realtime: nil),
             "64 bytes from 198.18.0.2: icmp_seq=1 ttl=64 time=0.402 ms (DUP!)\n")
         let error = PingICMPError(
-            sequence: 2, from: router, type: ICMPv4.destinationUnreachable, code: 1, info: 0,
+            probe: probe(2), from: router, type: ICMPv4.destinationUnreachable, code: 1, info: 0,
             text: "Destination Host Unreachable")
         XCTAssertEqual(text.text(.icmpError(error), realtime: nil), "From 198.18.0.1 icmp_seq=2 Destination Host Unreachable\n")
-        XCTAssertEqual(text.text(.timedOut(sequence: 3), realtime: nil), "", "iputils prints nothing for a timeout")
+        XCTAssertEqual(text.text(.timedOut(probe(3)), realtime: nil), "", "iputils prints nothing for a timeout")
         XCTAssertEqual(text.text(reply(4, micro: 1, bytes: 20), realtime: nil), "20 bytes from 198.18.0.2: icmp_seq=4 ttl=64 (truncated)\n")
     }
 
@@ -95,12 +99,12 @@ final class PingRendererTests: XCTestCase {
 
     func testOutstandingAndFlood() {
         let outstanding = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, reportsOutstanding: true)
-        XCTAssertEqual(outstanding.text(.sent(sequence: 1, bytes: 64), realtime: nil), "")
-        XCTAssertEqual(outstanding.text(.sent(sequence: 2, bytes: 64), realtime: nil), "no answer yet for icmp_seq=1\n")
+        XCTAssertEqual(outstanding.text(.sent(probe(1), bytes: 64), realtime: nil), "")
+        XCTAssertEqual(outstanding.text(.sent(probe(2), bytes: 64), realtime: nil), "no answer yet for icmp_seq=1\n")
         _ = outstanding.text(reply(2, micro: 50), realtime: nil)
-        XCTAssertEqual(outstanding.text(.sent(sequence: 3, bytes: 64), realtime: nil), "", "2 was answered")
+        XCTAssertEqual(outstanding.text(.sent(probe(3), bytes: 64), realtime: nil), "", "2 was answered")
         let flood = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, flood: true)
-        XCTAssertEqual(flood.text(.sent(sequence: 1, bytes: 64), realtime: nil), ".")
+        XCTAssertEqual(flood.text(.sent(probe(1), bytes: 64), realtime: nil), ".")
         XCTAssertEqual(flood.text(reply(1, micro: 5), realtime: nil), "\u{8} \u{8}")
     }
 
@@ -206,7 +210,7 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(object["seq"] as? Int, 7)
         XCTAssertEqual(object["rtt_ms"] as? Double, 0.401321)
         XCTAssertEqual(object["duplicate"] as? Bool, false)
-        XCTAssertNil(renderer().json(.finished(PingStatistics())), "the summary is its own object")
+        XCTAssertNil(renderer().json(.finished([PingStatistics()])), "the summary is its own object")
     }
 }
 

@@ -2,85 +2,6 @@ import XCTest
 @testable import ReachCore
 import ReachSystem
 
-/// A clock the test moves by hand.
-final class ManualClock: PingClock {
-    var monotonicNanoseconds: Int64 = 1_000_000_000
-    /// CLOCK_REALTIME runs `realtimeOffset` ahead of the monotonic clock (a step changes it).
-    var realtimeOffset: Int64 = 1_700_000_000_000_000_000
-    var realtimeNanoseconds: Int64 { monotonicNanoseconds + realtimeOffset }
-    var monotonicNow: MonotonicInstant { mono(monotonicNanoseconds) }
-    var realtimeNow: RealtimeInstant { real(realtimeNanoseconds) }
-}
-
-/// Instants from the manual clock's nanoseconds.
-func mono(_ nanoseconds: Int64) -> MonotonicInstant { MonotonicInstant(nanoseconds: nanoseconds) }
-func real(_ nanoseconds: Int64) -> RealtimeInstant { RealtimeInstant(nanoseconds: nanoseconds) }
-
-/// A transport that answers probes as a script says, on the manual clock.
-final class FakeTransport: PingTransport {
-    let kind: ICMPSocketKind
-    let identifier: UInt16
-    let clock: ManualClock
-    /// Called for each probe sent (sequence, packet, send time); returns what arrives and when.
-    var answer: (UInt16, [UInt8], Int64) -> [(delay: Int64, input: TransportInput)] = { _, _, _ in [] }
-    var refuse: (UInt16) -> Errno? = { _ in nil }
-    private(set) var sent: [(sequence: UInt16, time: Int64)] = []
-    private var scheduled: [(time: Int64, input: TransportInput)] = []
-
-    init(kind: ICMPSocketKind = .datagram, identifier: UInt16 = 0x4242, clock: ManualClock) {
-        self.kind = kind
-        self.identifier = identifier
-        self.clock = clock
-    }
-
-    /// The family of the last target sent to: the one socket's.
-    private var family = AddressFamily.ipv4
-
-    func identifier(for family: AddressFamily) -> UInt16 { identifier }
-    func kind(for family: AddressFamily) -> ICMPSocketKind? { kind }
-
-    func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws -> Errno? {
-        beforeSend()
-        family = target.family
-        let sequence = UInt16(packet[6]) << 8 | UInt16(packet[7])
-        if let error = refuse(sequence) { return error }
-        sent.append((sequence, clock.monotonicNanoseconds))
-        for (delay, input) in answer(sequence, packet, clock.monotonicNanoseconds) {
-            schedule(input, at: clock.monotonicNanoseconds + delay)
-        }
-        return nil
-    }
-
-    func interrupt() {
-        schedule(.interrupted, at: clock.monotonicNanoseconds)
-    }
-
-    func schedule(_ input: TransportInput, at time: Int64) {
-        scheduled.append((time, input))
-        scheduled.sort { $0.time < $1.time }
-    }
-
-    func wait(until instant: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws {
-        let deadline = instant?.nanoseconds
-        guard let next = scheduled.first, deadline == nil || next.time <= deadline! else {
-            guard let deadline else { throw SystemCallError("wait", .invalidArgument) } // would block forever
-            clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, deadline)
-            return
-        }
-        clock.monotonicNanoseconds = max(clock.monotonicNanoseconds, next.time)
-        let due = scheduled.prefix { $0.time <= clock.monotonicNanoseconds }
-        scheduled.removeFirst(due.count)
-        let inputs = due.map { input -> TransportInput in
-            // The kernel stamps a datagram when it arrives: fill in the times of delivery.
-            guard case .datagram(var datagram) = input.input else { return input.input }
-            datagram.monotonicTime = clock.monotonicNow
-            if datagram.kernelTimestamp == real(0) { datagram.kernelTimestamp = real(input.time + clock.realtimeOffset) }
-            return .datagram(datagram)
-        }
-        for input in inputs { deliver(family, input) }
-    }
-}
-
 final class PingEngineTests: XCTestCase {
     let target = try! IPAddress.parse("198.18.0.2")
     let router = try! IPAddress.parse("198.18.0.1")
@@ -102,6 +23,9 @@ final class PingEngineTests: XCTestCase {
         return (events, loop.engine)
     }
 
+    /// Probe `sequence` of the one target (iputils numbers from 1, fping's index from 0).
+    func probe(_ sequence: UInt16) -> PingProbe { PingProbe(target: 0, index: Int(sequence) - 1, sequence: sequence) }
+
     func replies(_ events: [PingEvent]) -> [PingReply] {
         events.compactMap { if case .reply(let reply) = $0 { reply } else { nil } }
     }
@@ -112,15 +36,15 @@ final class PingEngineTests: XCTestCase {
         transport.answer = { [self] sequence, packet, _ in [(Int64(sequence) * 100_000, reply(to: packet))] }
         let (events, engine) = try run(PingConfiguration(count: 3), transport: transport, clock: clock)
         XCTAssertEqual(events.count, 7)
-        XCTAssertEqual(events[0], .sent(sequence: 1, bytes: 64))
+        XCTAssertEqual(events[0], .sent(probe(1), bytes: 64))
         XCTAssertEqual(replies(events).map(\.sequence), [1, 2, 3], "sequence numbers start at 1")
         XCTAssertEqual(replies(events).map(\.roundTrip.nanoseconds), [100_000, 200_000, 300_000])
         XCTAssertEqual(transport.sent.map(\.time), [1_000 * ms, 2_000 * ms, 3_000 * ms], "one interval apart")
-        XCTAssertEqual(engine.statistics.received, 3)
+        XCTAssertEqual(engine.statistics[0].received, 3)
         XCTAssertEqual(engine.elapsedMilliseconds, 2000)
         XCTAssertTrue(engine.succeeded)
         guard case .finished(let statistics) = events.last else { return XCTFail("no finish") }
-        XCTAssertEqual(statistics.averageMicroseconds, 200)
+        XCTAssertEqual(statistics[0].averageMicroseconds, 200)
     }
 
     func testPerProbeTimeoutThenLateReply() throws {
@@ -130,12 +54,12 @@ final class PingEngineTests: XCTestCase {
         transport.answer = { [self] sequence, packet, _ in [(sequence == 1 ? 1500 * ms : ms, reply(to: packet))] }
         let configuration = PingConfiguration(count: 3, timeout: .nanoseconds(1000 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
-        XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 1) }.count, 1)
-        let timeoutIndex = events.firstIndex(of: .timedOut(sequence: 1))!
+        XCTAssertEqual(events.filter { $0 == .timedOut(probe(1)) }.count, 1)
+        let timeoutIndex = events.firstIndex(of: .timedOut(probe(1)))!
         let late = replies(events).first { $0.sequence == 1 }!
         XCTAssertTrue(late.late, "a reply after its timeout is reported as late, not dropped")
         XCTAssertGreaterThan(events.firstIndex(of: .reply(late))!, timeoutIndex)
-        XCTAssertEqual(engine.statistics.received, 3, "iputils counts a late reply as received")
+        XCTAssertEqual(engine.statistics[0].received, 3, "iputils counts a late reply as received")
     }
 
     func testNoReplyTimesOutEveryProbeAndFails() throws {
@@ -145,10 +69,10 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(
             events.filter { if case .timedOut = $0 { true } else { false } },
-            [.timedOut(sequence: 1), .timedOut(sequence: 2), .timedOut(sequence: 3)])
+            [.timedOut(probe(1)), .timedOut(probe(2)), .timedOut(probe(3))])
         XCTAssertEqual(clock.monotonicNanoseconds, 1_000 * ms + 400 * ms + 1000 * ms, "ends when the last probe times out")
         XCTAssertFalse(engine.succeeded)
-        XCTAssertEqual(engine.statistics.lossPercent, 100)
+        XCTAssertEqual(engine.statistics[0].lossPercent, 100)
     }
 
     func testDuplicateReplies() throws {
@@ -158,9 +82,9 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         // The run ends at the second reply (count reached, as iputils): its duplicate is not waited for.
         XCTAssertEqual(replies(events).map(\.duplicate), [false, true, false])
-        XCTAssertEqual(engine.statistics.received, 2)
-        XCTAssertEqual(engine.statistics.duplicates, 1)
-        XCTAssertEqual(engine.statistics.timed, 3, "iputils times duplicates too")
+        XCTAssertEqual(engine.statistics[0].received, 2)
+        XCTAssertEqual(engine.statistics[0].duplicates, 1)
+        XCTAssertEqual(engine.statistics[0].timed, 3, "iputils times duplicates too")
     }
 
     func testRepliesWithOtherDataAreMarked() throws {
@@ -192,8 +116,8 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(replies(events).map(\.corrupted), [true, true])
         XCTAssertEqual(replies(events).map(\.wrongData), [false, true])
-        XCTAssertEqual(engine.statistics.corrupted, 2)
-        XCTAssertEqual(engine.statistics.received, 0)
+        XCTAssertEqual(engine.statistics[0].corrupted, 2)
+        XCTAssertEqual(engine.statistics[0].received, 0)
     }
 
     func testAProbePacketKeptStaysAsSent() {
@@ -221,8 +145,8 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
         let unexpected = events.filter { if case .unexpected = $0 { true } else { false } }
         XCTAssertEqual(unexpected.count, 2)
-        XCTAssertEqual(engine.statistics.received, 1)
-        XCTAssertEqual(engine.statistics.duplicates, 0)
+        XCTAssertEqual(engine.statistics[0].received, 1)
+        XCTAssertEqual(engine.statistics[0].duplicates, 0)
     }
 
     /// A datagram socket gets every error that quotes its identifier: one about a packet to
@@ -246,9 +170,9 @@ final class PingEngineTests: XCTestCase {
         }
         let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         XCTAssertEqual(events.filter { if case .unexpected = $0 { true } else { false } }.count, 2)
-        XCTAssertEqual(engine.statistics.errors, 0)
-        XCTAssertEqual(engine.statistics.received, 2)
-        XCTAssertEqual(engine.statistics.transmitted, 2)
+        XCTAssertEqual(engine.statistics[0].errors, 0)
+        XCTAssertEqual(engine.statistics[0].received, 2)
+        XCTAssertEqual(engine.statistics[0].transmitted, 2)
     }
 
     func testQueuedICMPErrorsCountAsErrors() throws {
@@ -270,7 +194,7 @@ final class PingEngineTests: XCTestCase {
         XCTAssertEqual(errors.map(\.sequence), [1, 2])
         XCTAssertEqual(errors.first?.from, router)
         XCTAssertEqual(errors.first?.text, "Destination Host Unreachable")
-        XCTAssertEqual(engine.statistics.errors, 2)
+        XCTAssertEqual(engine.statistics[0].errors, 2)
         XCTAssertFalse(events.contains { if case .timedOut = $0 { true } else { false } }, "an errored probe does not also time out")
         XCTAssertFalse(engine.succeeded)
     }
@@ -281,14 +205,14 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = lateErrors(clock: clock, type: 3, code: 1, from: router, about: target)
         let (_, slow) = try run(PingConfiguration(count: 5), transport: transport, clock: clock)
-        XCTAssertEqual(slow.statistics.errors, 5)
-        XCTAssertEqual(slow.statistics.pipe, 4)
+        XCTAssertEqual(slow.statistics[0].errors, 5)
+        XCTAssertEqual(slow.statistics[0].pipe, 4)
 
         let promptClock = ManualClock()
         let prompt = FakeTransport(clock: promptClock)
         prompt.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
         let (_, engine) = try run(PingConfiguration(count: 3), transport: prompt, clock: promptClock)
-        XCTAssertEqual(engine.statistics.pipe, 1)
+        XCTAssertEqual(engine.statistics[0].pipe, 1)
     }
 
     /// iputils counts an ICMPv6 error in no pipe (ping6_receive_error_msg does not acknowledge
@@ -299,8 +223,8 @@ final class PingEngineTests: XCTestCase {
         let clock = ManualClock()
         let transport = lateErrors(clock: clock, type: 1, code: 3, from: local6, about: target6)
         let (_, engine) = try run(PingConfiguration(count: 5), transport: transport, clock: clock, target: target6)
-        XCTAssertEqual(engine.statistics.errors, 5)
-        XCTAssertEqual(engine.statistics.pipe, 0)
+        XCTAssertEqual(engine.statistics[0].errors, 5)
+        XCTAssertEqual(engine.statistics[0].pipe, 0)
     }
 
     /// A transport whose every probe is answered 3 s later by an ICMP error in the error
@@ -342,7 +266,7 @@ final class PingEngineTests: XCTestCase {
         let (events, engine) = try run(PingConfiguration(count: 1), transport: transport, clock: clock)
         let errors = events.compactMap { if case .icmpError(let error) = $0 { error } else { nil } }
         XCTAssertEqual(errors.map(\.text), ["Time to live exceeded"])
-        XCTAssertEqual(engine.statistics.errors, 1)
+        XCTAssertEqual(engine.statistics[0].errors, 1)
     }
 
     func testSendFailureIsCountedAsErrorNotFailure() throws {
@@ -351,10 +275,10 @@ final class PingEngineTests: XCTestCase {
         transport.refuse = { $0 == 1 ? .networkUnreachable : nil }
         transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
         let (events, engine) = try run(PingConfiguration(count: 2, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
-        XCTAssertEqual(events.first, .sendFailed(sequence: 1, error: .networkUnreachable))
-        XCTAssertEqual(engine.statistics.transmitted, 2)
-        XCTAssertEqual(engine.statistics.errors, 1)
-        XCTAssertEqual(engine.statistics.received, 1)
+        XCTAssertEqual(events.first, .sendFailed(probe(1), error: .networkUnreachable))
+        XCTAssertEqual(engine.statistics[0].transmitted, 2)
+        XCTAssertEqual(engine.statistics[0].errors, 1)
+        XCTAssertEqual(engine.statistics[0].received, 1)
     }
 
     func testClockStepFallsBackToMonotonicTime() throws {
@@ -409,8 +333,8 @@ final class PingEngineTests: XCTestCase {
         transport.answer = { [self] sequence, packet, _ in sequence % 2 == 1 ? [] : [(ms, reply(to: packet))] }
         let configuration = PingConfiguration(count: 2, interval: .nanoseconds(100 * ms), deadline: .nanoseconds(10_000 * ms))
         let (_, engine) = try run(configuration, transport: transport, clock: clock)
-        XCTAssertEqual(engine.statistics.received, 2)
-        XCTAssertEqual(engine.statistics.transmitted, 4)
+        XCTAssertEqual(engine.statistics[0].received, 2)
+        XCTAssertEqual(engine.statistics[0].transmitted, 4)
         XCTAssertTrue(engine.succeeded)
     }
 
@@ -421,7 +345,7 @@ final class PingEngineTests: XCTestCase {
         let start = clock.monotonicNanoseconds
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
         XCTAssertEqual(clock.monotonicNanoseconds - start, 2500 * ms)
-        XCTAssertEqual(engine.statistics.transmitted, 3)
+        XCTAssertEqual(engine.statistics[0].transmitted, 3)
         XCTAssertEqual(
             events.filter { if case .timedOut = $0 { true } else { false } }.count, 3,
             "probes outstanding at the deadline are reported timed out")
@@ -436,7 +360,7 @@ final class PingEngineTests: XCTestCase {
         let (_, engine) = try run(configuration, transport: transport, clock: clock)
         // iputils schedule_exit: max(2 × tmax, interval) after the last probe.
         XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(200))
-        XCTAssertEqual(engine.statistics.received, 2)
+        XCTAssertEqual(engine.statistics[0].received, 2)
     }
 
     func testRepliesSlowerThanTheTimeoutAreWaitedForAsIputilsDoes() throws {
@@ -451,7 +375,7 @@ final class PingEngineTests: XCTestCase {
         XCTAssertTrue(replies(events).allSatisfy(\.late))
         // iputils schedule_exit: once a reply came, max(2 × tmax, interval) after the last probe,
         // whatever -W says; the run ends at the third reply (count reached).
-        XCTAssertEqual(engine.statistics.received, 3)
+        XCTAssertEqual(engine.statistics[0].received, 3)
         XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(1500))
     }
 
@@ -461,7 +385,7 @@ final class PingEngineTests: XCTestCase {
         transport.answer = { [self] sequence, packet, _ in sequence == 3 ? [] : [(5 * ms, reply(to: packet))] }
         let configuration = PingConfiguration(count: 3, interval: .nanoseconds(1000 * ms), timeout: .nanoseconds(300 * ms))
         let (events, engine) = try run(configuration, transport: transport, clock: clock)
-        XCTAssertEqual(events.filter { $0 == .timedOut(sequence: 3) }.count, 1, "reported at -W")
+        XCTAssertEqual(events.filter { $0 == .timedOut(probe(3)) }.count, 1, "reported at -W")
         XCTAssertEqual(clock.monotonicNow, engine.lastSendTime! + .milliseconds(1000), "the run ends one interval after")
     }
 
@@ -470,7 +394,7 @@ final class PingEngineTests: XCTestCase {
         let transport = FakeTransport(clock: clock)
         transport.answer = { [self] _, packet, _ in [(Int64(50_000), reply(to: packet))] }
         let (_, engine) = try run(PingConfiguration(count: 100, interval: .nanoseconds(0)), transport: transport, clock: clock)
-        XCTAssertEqual(engine.statistics.received, 100)
+        XCTAssertEqual(engine.statistics[0].received, 100)
         XCTAssertEqual(transport.sent.last!.time - transport.sent.first!.time, 99 * 50_000, "each probe right after the reply")
     }
 
@@ -490,9 +414,9 @@ final class PingEngineTests: XCTestCase {
         }
         let (events, engine) = try run(PingConfiguration(count: 3, interval: .nanoseconds(100 * ms)), transport: transport, clock: clock)
         let snapshots = events.compactMap { if case .statusRequested(let stats) = $0 { stats } else { nil } }
-        XCTAssertEqual(snapshots.map(\.received), [2])
-        XCTAssertEqual(snapshots.map(\.transmitted), [2])
-        XCTAssertEqual(engine.statistics.received, 3, "the run went on to its count")
+        XCTAssertEqual(snapshots.map { $0[0].received }, [2])
+        XCTAssertEqual(snapshots.map { $0[0].transmitted }, [2])
+        XCTAssertEqual(engine.statistics[0].received, 3, "the run went on to its count")
     }
 
     func testStopReportsOutstandingAndFinishes() throws {
@@ -502,8 +426,181 @@ final class PingEngineTests: XCTestCase {
             sequence == 2 ? [(10 * ms, .interrupted)] : [(ms, reply(to: packet))]
         }
         let (events, engine) = try run(PingConfiguration(), transport: transport, clock: clock)
-        XCTAssertEqual(Array(events.suffix(2)), [.timedOut(sequence: 2), .finished(engine.statistics)])
-        XCTAssertEqual(engine.statistics.transmitted, 2)
+        XCTAssertEqual(Array(events.suffix(2)), [.timedOut(probe(2)), .finished(engine.statistics)])
+        XCTAssertEqual(engine.statistics[0].transmitted, 2)
         XCTAssertTrue(engine.succeeded)
+    }
+}
+
+/// The same engine under fping's rules, over several targets of both families.
+final class PingEngineFpingRulesTests: XCTestCase {
+    /// The echo reply to `packet`: ICMP type 0, or ICMPv6 type 129 (whose checksum the kernel checks).
+    static func reply(to packet: [UInt8], from target: IPAddress) -> TransportInput {
+        guard target.family == .ipv6, case .datagram(var datagram) = echoReply(to: packet, from: target) else {
+            return echoReply(to: packet, from: target)
+        }
+        var bytes = Array(datagram.bytes)
+        bytes[0] = 129
+        datagram.bytes = bytes[...]
+        return .datagram(datagram)
+    }
+
+    let ms: Int64 = 1_000_000
+    let far = address("198.18.1.2")
+    let silent = address("198.18.1.3")
+    let far6 = address("2001:db8:1::2")
+    let router = address("198.18.0.1")
+
+    func run(_ targets: [IPAddress], _ configuration: PingConfiguration, transport: FakeSocketGroup)
+        throws -> ([PingEvent], PingEngine)
+    {
+        var loop = PingLoop(
+            engine: PingEngine(targets: targets, identifiers: (0x4242, 0x4343), configuration: configuration),
+            transport: transport, clock: transport.clock)
+        var events: [PingEvent] = []
+        try loop.run(reportEvery: nil) { event, _ in events.append(event) }
+        return (events, loop.engine)
+    }
+
+    /// What each event says of its probe: "timeout 1/0" for target 1's first probe.
+    func said(_ events: [PingEvent]) -> [String] {
+        events.compactMap { event in
+            switch event {
+            case .timedOut(let probe): "timeout \(probe.target)/\(probe.index)"
+            case .sendFailed(let probe, let error): "send failed \(probe.target)/\(probe.index) \(error)"
+            case .localError(let probe, let error, _): "local error \(probe.target)/\(probe.index) \(error)"
+            case .icmpError(let error):
+                "icmp error \(error.probe.target)/\(error.probe.index) from \(error.from) \(error.type.rawValue)/\(error.code)"
+            case .reply(let reply): (reply.duplicate ? "duplicate " : "reply ") + "\(reply.probe.target)/\(reply.probe.index)"
+            case .finished: "finished"
+            default: nil
+            }
+        }
+    }
+
+    func counted(_ count: Int, interval: Int64, period: Int64, timeout: Int64) -> PingConfiguration {
+        var configuration = PingConfiguration.fping()
+        configuration.count = count
+        configuration.interval = .nanoseconds(interval)
+        configuration.period = .nanoseconds(period)
+        configuration.timeout = .nanoseconds(timeout)
+        configuration.recordsEachProbe = true
+        return configuration
+    }
+
+    /// Round-robin: one send per interval across all targets, each target once a period;
+    /// one sequence space for the run; replies matched to their target by sequence.
+    func testRoundRobinOneIntervalApartEachTargetOncePerPeriod() throws {
+        let clock = ManualClock()
+        let start = clock.monotonicNanoseconds
+        let transport = FakeSocketGroup(clock: clock)
+        transport.answer = { [self] target, packet in target == self.silent ? [] : [(2 * ms, Self.reply(to: packet, from: target))] }
+        let configuration = counted(2, interval: 10 * ms, period: 100 * ms, timeout: 50 * ms)
+        let (events, engine) = try run([far, silent, far6], configuration, transport: transport)
+        XCTAssertEqual(transport.sent.map(\.target), [far, silent, far6, far, silent, far6])
+        XCTAssertEqual(transport.sent.map(\.sequence), [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(transport.sent.map { ($0.time - start) / ms }, [0, 10, 20, 100, 110, 120])
+        XCTAssertEqual(engine.statistics.map(\.sent), [2, 2, 2])
+        XCTAssertEqual(engine.statistics.map(\.received), [2, 0, 2])
+        XCTAssertEqual(engine.statistics.map(\.settledLossPercent), [0, 100, 0])
+        XCTAssertEqual(engine.statistics[0].roundTrips, [.milliseconds(2), .milliseconds(2)])
+        XCTAssertEqual(engine.statistics[1].roundTrips, [PingStatistics.lost, PingStatistics.lost])
+        let timeouts = events.filter { if case .timedOut = $0 { true } else { false } }
+        let silentProbes = [PingProbe(target: 1, index: 0, sequence: 1), PingProbe(target: 1, index: 1, sequence: 4)]
+        XCTAssertEqual(timeouts, silentProbes.map { .timedOut($0) })
+        XCTAssertEqual(said(events).last, "finished")
+        XCTAssertEqual((clock.monotonicNanoseconds - start) / ms, 160, "ends when the last wait is over")
+    }
+
+    /// fping's rules: an ICMP error is shown but only the timeout counts the loss; a reply
+    /// slower than the timeout is not counted; a duplicate is counted apart; a refused send
+    /// is sent and lost.
+    func testErrorsLateRepliesDuplicatesAndRefusals() throws {
+        let clock = ManualClock()
+        let transport = FakeSocketGroup(clock: clock)
+        let late = address("198.18.1.5")
+        let refused = address("203.0.113.1")
+        transport.refuse = { $0 == refused ? .hostUnreachable : nil }
+        transport.answer = { [self] target, packet in
+            switch target {
+            case self.silent:
+                return [(ms, .queuedError(QueuedError(
+                    origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: self.router, originalPacket: packet,
+                    destination: target)))]
+            case late: return [(80 * ms, Self.reply(to: packet, from: target))]
+            default: return [(ms, Self.reply(to: packet, from: target)), (3 * ms, Self.reply(to: packet, from: target))]
+            }
+        }
+        let targets = [far, silent, late, refused]
+        let (events, engine) = try run(targets, counted(1, interval: ms, period: 100 * ms, timeout: 50 * ms), transport: transport)
+        let said = said(events)
+        XCTAssertTrue(said.contains("icmp error 1/0 from \(router) 3/1"), "\(said)")
+        XCTAssertTrue(said.contains("timeout 1/0"), "the error's probe is lost when its time is up")
+        XCTAssertTrue(said.contains("timeout 2/0"), "a reply after the timeout does not count")
+        XCTAssertFalse(said.contains("reply 2/0"), "nor is it reported")
+        XCTAssertTrue(said.contains("send failed 3/0 \(Errno.hostUnreachable)"))
+        XCTAssertEqual(engine.statistics.map(\.sent), [1, 1, 1, 1])
+        XCTAssertEqual(engine.statistics.map(\.received), [1, 0, 0, 0])
+        XCTAssertEqual(engine.statistics[0].receivedTotal, 2, "the duplicate counted apart")
+        XCTAssertEqual(said.filter { $0.hasPrefix("duplicate") }, ["duplicate 0/0"])
+        XCTAssertEqual(engine.aliveCount, 1)
+    }
+
+    /// Error-queue entries as a datagram socket gets them: the kernel's own error (EMSGSIZE
+    /// with the path MTU) is reported on its probe; an ICMP error about a packet to another
+    /// address, though it quotes our identifier and a sequence we sent, is not about our probe.
+    func testQueuedLocalErrorsAndErrorsForAnotherDestination() throws {
+        let clock = ManualClock()
+        let transport = FakeSocketGroup(clock: clock)
+        let elsewhere = address("203.0.113.9")
+        transport.answer = { [self] target, packet in
+            if target == self.silent {
+                return [(ms, .queuedError(QueuedError(
+                    origin: .local, errno: .messageTooLong, type: 0, code: 0, info: 1400, offender: nil, originalPacket: packet,
+                    destination: target)))]
+            }
+            return [
+                (ms, .queuedError(QueuedError(
+                    origin: .icmp, errno: .hostUnreachable, type: 3, code: 1, info: 0, offender: self.router, originalPacket: packet,
+                    destination: elsewhere))),
+                (2 * ms, Self.reply(to: packet, from: target)),
+            ]
+        }
+        let (events, engine) = try run([far, silent], counted(1, interval: ms, period: 100 * ms, timeout: 50 * ms), transport: transport)
+        XCTAssertTrue(events.contains(.localError(PingProbe(target: 1, index: 0, sequence: 1), error: .messageTooLong, info: 1400)))
+        XCTAssertFalse(events.contains { if case .icmpError = $0 { true } else { false } }, "the forged error is dropped")
+        XCTAssertEqual(engine.statistics.map(\.received), [1, 0])
+        XCTAssertTrue(said(events).contains("timeout 1/0"), "the probe the kernel refused is lost when its time is up")
+    }
+
+    /// Without a count, fping's default mode: a target is tried until it answers, at most
+    /// four times, each wait 1.5 times the last.
+    func testDefaultModeRetriesWithBackoffUntilAnswered() throws {
+        let clock = ManualClock()
+        let start = clock.monotonicNanoseconds
+        let transport = FakeSocketGroup(clock: clock)
+        transport.answer = { [self] target, packet in target == self.far ? [(ms, Self.reply(to: packet, from: target))] : [] }
+        var configuration = PingConfiguration.fping()
+        configuration.timeout = .nanoseconds(100 * ms)
+        let (_, engine) = try run([far, silent], configuration, transport: transport)
+        XCTAssertEqual(transport.sent.filter { $0.target == far }.count, 1)
+        let retries = transport.sent.filter { $0.target == silent }.map { ($0.time - start) / ms }
+        XCTAssertEqual(retries, [10, 110, 260, 485], "waits of 100, 150, 225 ms between tries")
+        XCTAssertEqual(engine.statistics.map(\.sent), [1, 4])
+        XCTAssertEqual((clock.monotonicNanoseconds - start) / ms, 485 + 337, "the last wait is 337.5 ms")
+    }
+
+    /// A stop (Ctrl-C) ends the run at once; what was counted stays.
+    func testStopEndsTheRun() throws {
+        let clock = ManualClock()
+        let transport = FakeSocketGroup(clock: clock)
+        transport.answer = { [self] target, packet in
+            target == self.far ? [(ms, Self.reply(to: packet, from: target)), (5 * ms, .interrupted)] : []
+        }
+        let configuration = counted(10, interval: 10 * ms, period: 100 * ms, timeout: 50 * ms)
+        let (events, engine) = try run([far, silent], configuration, transport: transport)
+        XCTAssertEqual(said(events).last, "finished")
+        XCTAssertEqual(engine.statistics[0].received, 1)
+        XCTAssertEqual(transport.sent.count, 1, "stopped before the second target's turn")
     }
 }

@@ -32,9 +32,9 @@ final class PingerTests: XCTestCase {
             XCTAssertEqual(start.address, try IPAddress.parse(literal))
             let kinds = events.dropFirst().map { event -> String in
                 switch event {
-                case .sent(let sequence, _): "sent \(sequence)"
+                case .sent(let probe, _): "sent \(probe.sequence)"
                 case .reply(let reply): "reply \(reply.sequence)"
-                case .finished(let statistics): "finished \(statistics.received)"
+                case .finished(let statistics): "finished \(statistics[0].received)"
                 default: "\(event)"
                 }
             }
@@ -52,7 +52,7 @@ final class PingerTests: XCTestCase {
                 replies += 1
                 if replies == 3 { pinger.stop() }
             }
-            if case .finished(let statistics) = event { finished = statistics }
+            if case .finished(let statistics) = event { finished = statistics.first }
         }
         XCTAssertGreaterThanOrEqual(finished?.received ?? 0, 3)
     }
@@ -83,7 +83,7 @@ final class PingerTests: XCTestCase {
         }
         XCTAssertEqual(replies, [250_000, 250_000])
         guard case .finished(let statistics) = events.last else { return XCTFail("\(events)") }
-        XCTAssertEqual(statistics.received, 2)
+        XCTAssertEqual(statistics.map(\.received), [2])
         XCTAssertEqual(transport.sent.map(\.sequence), [1, 2])
     }
 

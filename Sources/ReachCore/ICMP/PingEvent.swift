@@ -1,33 +1,47 @@
 import ReachSystem
 
-/// What a pinger reports, in order (Apple SimplePing's delegate calls, plus what its
-/// users asked for: per-probe timeouts, late replies, ICMP errors).
+/// What a pinger reports, in order, for one target or many (Apple SimplePing's delegate
+/// calls, plus what its users asked for: per-probe timeouts, late replies, ICMP errors).
+/// Each probe's event names its probe: the target, the probe's index and its sequence.
 public enum PingEvent: Equatable, Sendable {
     /// The socket is open and the target resolved (SimplePing didStartWithAddress).
     case started(PingStart)
     /// The pinger could not start or stopped on a failure (didFailWithError).
     case failed(String)
     /// A probe left (didSendPacket).
-    case sent(sequence: UInt16, bytes: Int)
+    case sent(PingProbe, bytes: Int)
     /// sendto refused a probe (didFailToSendPacket); a verdict such as ENETUNREACH or
-    /// EPERM from a firewall, counted as an error.
-    case sendFailed(sequence: UInt16, error: Errno)
-    /// An echo reply to one of our probes (didReceivePingResponsePacket).
+    /// EPERM from a firewall, counted as an error (iputils) or a loss (fping).
+    case sendFailed(PingProbe, error: Errno)
+    /// An echo reply to one of our probes (didReceivePingResponsePacket), duplicates included.
     case reply(PingReply)
     /// No reply within the per-probe timeout.
-    case timedOut(sequence: UInt16)
+    case timedOut(PingProbe)
     /// An ICMP error quoting one of our probes: Destination Unreachable, Time Exceeded...
     case icmpError(PingICMPError)
     /// The local stack refused a probe after sending (error queue, SO_EE_ORIGIN_LOCAL),
     /// e.g. EMSGSIZE with the path MTU.
-    case localError(sequence: UInt16, error: Errno, info: UInt32)
+    case localError(PingProbe, error: Errno, info: UInt32)
     /// A packet that is not an answer to us (didReceiveUnexpectedPacket).
     case unexpected(UnexpectedPacket)
-    /// The statistics so far, asked for while the run goes on (iputils prints them on
-    /// SIGQUIT, Ctrl-\\); the run is not affected.
-    case statusRequested(PingStatistics)
-    /// The run is over (count reached, deadline passed, or stopped).
-    case finished(PingStatistics)
+    /// Each target's statistics so far, asked for while the run goes on (iputils prints them
+    /// on SIGQUIT, Ctrl-\\, fping its summaries); the run is not affected.
+    case statusRequested([PingStatistics])
+    /// The run is over (count reached, deadline passed, or stopped): each target's statistics.
+    case finished([PingStatistics])
+}
+
+/// One probe: its target, by position in the run; its index among that target's probes
+/// (from 0, fping's `[0]`); its sequence number on the wire (one sequence space for the run).
+public struct PingProbe: Equatable, Sendable {
+    public var target: Int
+    public var index: Int
+    public var sequence: UInt16
+    public init(target: Int, index: Int, sequence: UInt16) {
+        self.target = target
+        self.index = index
+        self.sequence = sequence
+    }
 }
 
 public struct PingStart: Equatable, Sendable {
@@ -44,7 +58,7 @@ public struct PingStart: Equatable, Sendable {
 }
 
 public struct PingReply: Equatable, Sendable {
-    public var sequence: UInt16
+    public var probe: PingProbe
     public var from: IPAddress
     /// TTL / hop limit of the reply, when the kernel gave it.
     public var ttl: Int?
@@ -52,20 +66,21 @@ public struct PingReply: Equatable, Sendable {
     public var bytes: Int
     public var roundTrip: TimeSpan
     public var duplicate: Bool
-    /// The reply came after the probe's timeout had been reported.
+    /// The reply came after the probe's timeout had been reported (iputils' rules only:
+    /// fping's discard it).
     public var late: Bool
-    /// The checksum did not verify (raw IPv4 sockets only; not counted as received).
+    /// The checksum did not verify (raw IPv4 sockets, iputils' rules; not counted as received).
     public var corrupted: Bool
     /// The reply came from an address other than the target.
     public var differentAddress: Bool
     /// The reply's data differs from what was sent.
     public var wrongData: Bool
     public init(
-        sequence: UInt16, from: IPAddress, ttl: Int?, bytes: Int, roundTrip: TimeSpan,
+        probe: PingProbe, from: IPAddress, ttl: Int?, bytes: Int, roundTrip: TimeSpan,
         duplicate: Bool = false, late: Bool = false, corrupted: Bool = false,
         differentAddress: Bool = false, wrongData: Bool = false
     ) {
-        self.sequence = sequence
+        self.probe = probe
         self.from = from
         self.ttl = ttl
         self.bytes = bytes
@@ -76,10 +91,12 @@ public struct PingReply: Equatable, Sendable {
         self.differentAddress = differentAddress
         self.wrongData = wrongData
     }
+
+    public var sequence: UInt16 { probe.sequence }
 }
 
 public struct PingICMPError: Equatable, Sendable {
-    public var sequence: UInt16
+    public var probe: PingProbe
     /// The router or host that sent the error.
     public var from: IPAddress
     public var type: ICMPType
@@ -88,14 +105,16 @@ public struct PingICMPError: Equatable, Sendable {
     public var info: UInt32
     /// iputils' words: "Destination Host Unreachable", "Time to live exceeded".
     public var text: String
-    public init(sequence: UInt16, from: IPAddress, type: ICMPType, code: UInt8, info: UInt32, text: String) {
-        self.sequence = sequence
+    public init(probe: PingProbe, from: IPAddress, type: ICMPType, code: UInt8, info: UInt32, text: String) {
+        self.probe = probe
         self.from = from
         self.type = type
         self.code = code
         self.info = info
         self.text = text
     }
+
+    public var sequence: UInt16 { probe.sequence }
 }
 
 public struct UnexpectedPacket: Equatable, Sendable {

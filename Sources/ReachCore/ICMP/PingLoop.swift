@@ -1,27 +1,32 @@
 import ReachSystem
 
-/// Drives a ping engine over a transport and a clock: sends each probe when it may go,
+/// Drives the ping engine over a transport and a clock: sends each probe when it may go,
 /// feeds in what arrives, advances time, and hands every event to `handle` in order. One
-/// loop for iputils' engine and fping's, for the CLI (on the main thread, for precise
-/// timing), `Pinger` (on its own thread) and `ICMPEchoProbe`; a test runs it with a fake
-/// transport and a manual clock.
-public struct PingLoop<Engine: PingScheduler> {
-    public var engine: Engine
+/// loop for one target or many, for the CLI (on the main thread, for precise timing),
+/// `Pinger` (on its own thread) and `ICMPEchoProbe`; a test runs it with a fake transport
+/// and a manual clock.
+public struct PingLoop {
+    public var engine: PingEngine
     public let transport: PingTransport
     public let clock: PingClock
 
-    public init(engine: Engine, transport: PingTransport, clock: PingClock) {
+    public init(engine: PingEngine, transport: PingTransport, clock: PingClock) {
         self.engine = engine
         self.transport = transport
         self.clock = clock
     }
 
+    /// Runs the engine to its end; `engine` holds the statistics afterwards.
+    public mutating func run(_ handle: (PingEvent) -> Void) throws {
+        try run(reportEvery: nil) { event, _ in handle(event) }
+    }
+
     /// Runs until the engine finishes; an interruption ends the run as iputils and fping end
-    /// on SIGINT. Each event comes with the engine as it is after it; a status request
-    /// (SIGQUIT) calls `status`. With `reportEvery`, `report` is called each time that much
-    /// more time has passed (fping -Q: main_loop's next_report_time).
-    mutating func drive(
-        reportEvery: TimeSpan?, report: (Engine) -> Void, status: (Engine) -> Void, _ handle: (Engine.Event, Engine) -> Void
+    /// on SIGINT, a status request (SIGQUIT) comes as `.statusRequested`. Each event comes
+    /// with the engine as it is after it. With `reportEvery`, `report` is called each time
+    /// that much more time has passed (fping -Q: main_loop's next_report_time).
+    public mutating func run(
+        reportEvery: TimeSpan?, report: (PingEngine) -> Void = { _ in }, _ handle: (PingEvent, PingEngine) -> Void
     ) throws {
         // Held in locals for the whole run: read from `self` (inout) in the loop, each was
         // retained and released per echo.
@@ -54,7 +59,7 @@ public struct PingLoop<Engine: PingScheduler> {
                 case .interrupted:
                     for event in engine.stop() { handle(event, engine) }
                 case .statusRequested:
-                    status(engine)
+                    handle(.statusRequested(engine.statistics), engine)
                 }
             }
             if let every = reportEvery, let due = nextReport, !engine.isFinished {
@@ -70,38 +75,18 @@ public struct PingLoop<Engine: PingScheduler> {
     }
 
     private mutating func send(
-        _ probe: Engine.Probe, through transport: PingTransport, clock: PingClock, _ handle: (Engine.Event, Engine) -> Void
+        _ probe: PingEngine.ProbePacket, through transport: PingTransport, clock: PingClock, _ handle: (PingEvent, PingEngine) -> Void
     ) throws {
         var realtime = RealtimeInstant(nanoseconds: 0)
         var monotonic = MonotonicInstant(nanoseconds: 0)
-        let failure = try transport.send(engine.bytes(of: probe), to: engine.destination(of: probe)) {
+        let failure = try transport.send(probe.bytes, to: probe.address) {
             monotonic = clock.monotonicNow
             realtime = clock.realtimeNow
         }
         if let failure {
             handle(engine.didFailToSend(probe, error: failure, monotonic: monotonic), engine)
-        } else if let event = engine.sent(probe, realtime: realtime, monotonic: monotonic) {
-            handle(event, engine)
+        } else {
+            handle(engine.didSend(probe, realtime: realtime, monotonic: monotonic), engine)
         }
-    }
-}
-
-extension PingLoop where Engine == PingEngine {
-    /// Runs iputils' engine to its end; a status request (SIGQUIT) comes as
-    /// `.statusRequested`. `engine` holds the statistics afterwards.
-    public mutating func run(_ handle: (PingEvent) -> Void) throws {
-        try drive(
-            reportEvery: nil, report: { _ in }, status: { handle(.statusRequested($0.statistics)) },
-            { event, _ in handle(event) })
-    }
-}
-
-extension PingLoop where Engine == FanoutPingEngine {
-    /// Runs fping's engine to its end (what was counted so far is the result); see `drive`.
-    public mutating func run(
-        reportEvery: TimeSpan? = nil, report: (FanoutPingEngine) -> Void = { _ in }, status: (FanoutPingEngine) -> Void = { _ in },
-        _ handle: (FanoutPingEvent, FanoutPingEngine) -> Void
-    ) throws {
-        try drive(reportEvery: reportEvery, report: report, status: status, handle)
     }
 }

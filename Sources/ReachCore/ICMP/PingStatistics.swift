@@ -1,9 +1,12 @@
 import ReachSystem
 
-/// Counts and round-trip figures of a ping run, computed as iputils computes them
-/// (ping/ping_common.c gather_statistics and finish): times in whole microseconds,
-/// duplicates' times included in the sums, mdev by the integer formula.
+/// One target's counters, as both tools keep them. iputils' (ping/ping_common.c
+/// gather_statistics and finish): probes counted when sent, times in whole microseconds,
+/// duplicates' times included in the sums, mdev by the integer formula. fping's (struct
+/// host_entry): a probe counted in `sent` only once answered, timed out or refused, so the
+/// loss of a run still going is not inflated by probes in flight; times in nanoseconds.
 public struct PingStatistics: Equatable, Sendable {
+    /// Probes taken for sending, refused ones included (iputils ntransmitted).
     public var transmitted = 0
     public var received = 0
     public var duplicates = 0
@@ -22,7 +25,26 @@ public struct PingStatistics: Equatable, Sendable {
     /// good checksum, duplicates included, or an ICMP error) came for an older one.
     public var pipe = 0
 
-    public init() {}
+    /// fping's num_sent: probes answered, timed out or refused.
+    public var sent = 0
+    /// Replies, duplicates included (fping num_recv_total).
+    public var receivedTotal = 0
+    /// fping's figures; zero until a reply (its "none yet").
+    public var minimum = TimeSpan.zero
+    public var maximum = TimeSpan.zero
+    public var total = TimeSpan.zero
+    /// Per probe index: the round trip, `lost` (timed out or refused), or `unused`; empty
+    /// unless the configuration `recordsEachProbe`.
+    public var roundTrips: [TimeSpan]
+
+    /// Marks in `roundTrips`, below any round trip (fping's -1 and its unused slots).
+    public static let lost = TimeSpan(nanoseconds: -1)
+    public static let unused = TimeSpan(nanoseconds: -2)
+
+    /// `probes`: how many round trips to keep, one per probe index.
+    public init(probes: Int = 0) {
+        roundTrips = [TimeSpan](repeating: Self.unused, count: probes)
+    }
 
     /// Adds one round trip (iputils: triptime in µs, truncated).
     public mutating func record(roundTrip: TimeSpan) {
@@ -35,9 +57,30 @@ public struct PingStatistics: Equatable, Sendable {
         ewmaTimesEight = ewmaTimesEight == 0 ? micro * 8 : ewmaTimesEight + micro - ewmaTimesEight / 8
     }
 
-    /// An answer came for the probe sent `number`-th (1-based): how many were out then.
-    mutating func noteAnswer(toProbe number: Int) {
-        pipe = max(pipe, transmitted - number + 1)
+    /// An answer came for the probe numbered `number` when the newest sent was numbered
+    /// `newest`: how many were out then.
+    mutating func noteAnswer(toProbe number: Int, newest: Int) {
+        pipe = max(pipe, newest - number + 1)
+    }
+
+    /// A reply's probe settled as fping settles it (stats_add: 0 stands for "none yet");
+    /// `received` is counted apart, by either tool's rule.
+    mutating func settle(roundTrip rtt: TimeSpan, index: Int) {
+        sent += 1
+        if maximum == .zero || rtt > maximum { maximum = rtt }
+        if minimum == .zero || rtt < minimum { minimum = rtt }
+        total += rtt
+        keep(rtt, index: index)
+    }
+
+    /// A probe lost, timed out or refused, as fping counts it.
+    mutating func settleLost(index: Int) {
+        sent += 1
+        keep(Self.lost, index: index)
+    }
+
+    mutating func keep(_ roundTrip: TimeSpan, index: Int) {
+        if index < roundTrips.count { roundTrips[index] = roundTrip }
     }
 
     /// Loss in percent, as iputils prints it with `%g` of a float.
@@ -45,6 +88,13 @@ public struct PingStatistics: Equatable, Sendable {
         guard transmitted > 0 else { return 0 }
         return Double(Float(Double(transmitted - received) * 100.0 / Double(transmitted)))
     }
+
+    /// fping's loss of the probes settled, in whole percent rounded down
+    /// (`(num_sent - num_recv) * 100 / num_sent`).
+    public var settledLossPercent: Int { sent > 0 ? (sent - received) * 100 / sent : 0 }
+
+    /// fping's average round trip; nil before a reply.
+    public var average: TimeSpan? { received > 0 ? TimeSpan(nanoseconds: total.nanoseconds / Int64(received)) : nil }
 
     public var averageMicroseconds: Int64 {
         timed == 0 ? 0 : sumMicroseconds / Int64(timed)
