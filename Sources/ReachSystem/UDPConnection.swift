@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CReachShims
 
 /// A connected UDP socket (udp(7)): datagrams to and from one peer, every wait bounded by
 /// a monotonic deadline. Being connected, the kernel drops datagrams from other senders and
@@ -33,7 +34,8 @@ public final class UDPConnection {
         }
         // A datagram socket's connect sends nothing: it only looks up the route and fixes the peer.
         if let failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) {
-            guard [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied].contains(failure) else {
+            let routeRefusals: [Errno] = [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied]
+            guard routeRefusals.contains(failure) else {
                 throw SystemCallError("connect", failure)
             }
             return .routeRefused(failure)
