@@ -154,13 +154,7 @@ extension ExporterTests {
     /// the same record counts and serial, and the same metric names and labels.
     private func compareDNS(_ probe: DNSCase, in namespace: Namespace, serial: Double? = nil) throws {
         let (module, target) = (probe.module, probe.target)
-        let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-        let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
-        let theirs = try get("http://127.0.0.1:19115\(query)", in: namespace, headers: header)
-        let ours = try get("http://127.0.0.1:10115\(query)", in: namespace, headers: header)
-        XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
-        XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
-        let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
+        let (mine, blackboxSamples) = try probeBoth(module: module, target: target, in: namespace)
         let exact = [
             "probe_success", "probe_ip_protocol", "probe_ip_addr_hash", "probe_dns_query_succeeded", "probe_dns_answer_rrs",
             "probe_dns_authority_rrs", "probe_dns_additional_rrs", "probe_dns_serial",

@@ -83,7 +83,7 @@ final class ExporterTests: NamespaceTestCase {
         return process
     }
 
-    func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
+    private func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
         -> (status: Int, body: String)
     {
         let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), method, url] + headers)
@@ -94,7 +94,7 @@ final class ExporterTests: NamespaceTestCase {
     }
 
     /// The samples of an exposition: "name{labels}" to value.
-    func samples(_ text: String) -> [String: Double] {
+    private func samples(_ text: String) -> [String: Double] {
         var values: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
@@ -277,17 +277,23 @@ final class ExporterTests: NamespaceTestCase {
             in: namespace)
     }
 
-    /// One probe asked of both exporters: the same verdict, the expected one, the refusal's
-    /// reason when `refusedReason` is set, and every metric of blackbox_exporter's also in reach's.
-    private func compareVerdict(_ probe: VerdictCase, refusedReason: String?, in namespace: Namespace) throws {
-        let (module, target) = (probe.module, probe.target)
+    /// One probe asked of reach-exporter (port 10115) and blackbox_exporter (19115), each
+    /// answering 200: reach's samples, then blackbox_exporter's.
+    func probeBoth(module: String, target: String, in namespace: Namespace) throws -> (mine: [String: Double], theirs: [String: Double]) {
         let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
         let theirs = try get("http://127.0.0.1:19115\(query)", in: namespace, headers: header)
         let ours = try get("http://127.0.0.1:10115\(query)", in: namespace, headers: header)
         XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
         XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
-        let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
+        return (samples(ours.body), samples(theirs.body))
+    }
+
+    /// One probe asked of both exporters: the same verdict, the expected one, the refusal's
+    /// reason when `refusedReason` is set, and every metric of blackbox_exporter's also in reach's.
+    private func compareVerdict(_ probe: VerdictCase, refusedReason: String?, in namespace: Namespace) throws {
+        let (module, target) = (probe.module, probe.target)
+        let (mine, blackboxSamples) = try probeBoth(module: module, target: target, in: namespace)
         for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
             XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
         }
