@@ -80,26 +80,46 @@ final class DNSMessageTests: XCTestCase {
     }
 
     /// miekg/dns's String() of each type (`types.go`), as blackbox_exporter's regular expressions see it.
+    /// Each type's data (hex) and the text after "x. TAB 300 TAB IN TAB".
+    private static let presentations: [(type: UInt16, data: String, text: String)] = [
+        (1, "c0000201", "A\t192.0.2.1"),
+        (28, "20010db8000000010000000000000001", "AAAA\t2001:db8:0:1::1"),
+        (28, "20010db8000100010001000100010001", "AAAA\t2001:db8:1:1:1:1:1:1"),
+        (28, "00000000000000000000ffffc0000201", "AAAA\t192.0.2.1"),
+        (28, "00000000000000000000000000000000", "AAAA\t::"),
+        (28, "20010db8000000000001000000000000", "AAAA\t2001:db8:0:0:1::"),
+        (2, "026e7300", "NS\tns."),
+        (12, "01 61 c00c", "PTR\ta.x."),
+        (15, "000a 046d61696c 00", "MX\t10 mail."),
+        (16, "0568656c6c6f 03 22 5c 09 00", "TXT\t\"hello\" \"\\\"\\\\\\009\" \"\""),
+        (6, "026e7300 0a686f73746d6173746572 00 78c25c19 00000e10 00000384 00093a80 0000012c",
+         "SOA\tns. hostmaster. 2026003481 3600 900 604800 300"),
+        (33, "0001 0002 13c4 03736970 00", "SRV\t1 2 5060 sip."),
+        (257, "00 05 6973737565 6361 2e6f7267", "CAA\t0 issue \"ca.org\""),
+        (13, "03 783836 05 4c696e7578", "HINFO\t\"x86\" \"Linux\""),
+        (35, "0064 000a 01 53 07 5349502b443255 00 04 5f736970 04 5f756470 01 78 00",
+         "NAPTR\t100 10 \"S\" \"SIP+D2U\" \"\" _sip._udp.x."),
+        (43, "ec45 05 01 2bb183af5f22588179a53b0a98631fad1a292118", "DS\t60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292118"),
+        (48, "0100 03 08 01020304", "DNSKEY\t256 3 8 AQIDBA=="),
+        (48, "0101 03 08 010203", "DNSKEY\t257 3 8 AQID"),
+        (44, "01 02 abcd", "SSHFP\t1 2 ABCD"),
+        (52, "03 01 01 abcd", "TLSA\t3 1 1 abcd"),
+        (256, "000a 0001 687474703a2f2f782f", "URI\t10 1 \"http://x/\""),
+        (47, "01 61 01 78 00  00 06 62 01 80 08 00 03  01 01 40", "NSEC\ta.x. A NS SOA MX TXT AAAA RRSIG NSEC CAA"),
+        (1, "", "A\t"),
+    ]
+
+    /// miekg/dns's String() of each type (`types.go`), as blackbox_exporter's regular expressions see it.
     func testEveryTypesTextIsMiekgDNSs() throws {
-        XCTAssertEqual(try text(type: 1, "c0000201"), "x.\t300\tIN\tA\t192.0.2.1")
-        XCTAssertEqual(try text(type: 28, "20010db8000000010000000000000001"), "x.\t300\tIN\tAAAA\t2001:db8:0:1::1")
-        XCTAssertEqual(try text(type: 28, "20010db8000100010001000100010001"), "x.\t300\tIN\tAAAA\t2001:db8:1:1:1:1:1:1")
-        XCTAssertEqual(try text(type: 28, "00000000000000000000ffffc0000201"), "x.\t300\tIN\tAAAA\t192.0.2.1")
-        XCTAssertEqual(try text(type: 28, "00000000000000000000000000000000"), "x.\t300\tIN\tAAAA\t::")
-        XCTAssertEqual(try text(type: 28, "20010db8000000000001000000000000"), "x.\t300\tIN\tAAAA\t2001:db8:0:0:1::")
-        XCTAssertEqual(try text(type: 2, "026e7300"), "x.\t300\tIN\tNS\tns.")
-        XCTAssertEqual(try text(type: 12, "01 61 c00c"), "x.\t300\tIN\tPTR\ta.x.")
-        XCTAssertEqual(try text(type: 15, "000a 046d61696c 00"), "x.\t300\tIN\tMX\t10 mail.")
-        XCTAssertEqual(try text(type: 16, "0568656c6c6f 03 22 5c 09 00"), "x.\t300\tIN\tTXT\t\"hello\" \"\\\"\\\\\\009\" \"\"")
-        XCTAssertEqual(try text(type: 6, "026e7300 0a686f73746d6173746572 00 78c25c19 00000e10 00000384 00093a80 0000012c"),
-                       "x.\t300\tIN\tSOA\tns. hostmaster. 2026003481 3600 900 604800 300")
-        XCTAssertEqual(try text(type: 33, "0001 0002 13c4 03736970 00"), "x.\t300\tIN\tSRV\t1 2 5060 sip.")
-        XCTAssertEqual(try text(type: 257, "00 05 6973737565 6361 2e6f7267"), "x.\t300\tIN\tCAA\t0 issue \"ca.org\"")
-        XCTAssertEqual(try text(type: 13, "03 783836 05 4c696e7578"), "x.\t300\tIN\tHINFO\t\"x86\" \"Linux\"")
+        for (type, data, text) in Self.presentations {
+            XCTAssertEqual(try self.text(type: type, data), "x.\t300\tIN\t" + text)
+        }
         XCTAssertEqual(try text(type: 16, "03 616263", recordClass: 3), "x.\t300\tCH\tTXT\t\"abc\"")
         // A type miekg/dns has no struct for, and a class without a name: RFC 3597's form.
         XCTAssertEqual(try text(type: 65280, "dead", recordClass: 9), "x.\t300\tCLASS9\tTYPE65280\t\\# 2 dead")
-        XCTAssertEqual(try text(type: 1, ""), "x.\t300\tIN\tA\t")
+        XCTAssertThrowsError(try text(type: 47, "00  01 01 40  00 01 40"), "NSEC windows out of order")
+        XCTAssertThrowsError(try text(type: 47, "00  00 00"), "an empty NSEC window")
+        XCTAssertThrowsError(try text(type: 43, "ec45 05"), "a DS cut short")
     }
 
     func testEDNSExtendedRcodeJoinsTheHeaders() throws {

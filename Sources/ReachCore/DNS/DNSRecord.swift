@@ -12,7 +12,7 @@ public struct DNSRecord: Sendable, Equatable {
         static let a: UInt16 = 1, ns: UInt16 = 2, cname: UInt16 = 5, soa: UInt16 = 6, ptr: UInt16 = 12, hinfo: UInt16 = 13
         static let minfo: UInt16 = 14, mx: UInt16 = 15, txt: UInt16 = 16, rp: UInt16 = 17, afsdb: UInt16 = 18, rt: UInt16 = 21
         static let aaaa: UInt16 = 28, srv: UInt16 = 33, kx: UInt16 = 36, dname: UInt16 = 39, opt: UInt16 = 41, spf: UInt16 = 99
-        static let caa: UInt16 = 257, avc: UInt16 = 258
+        static let avc: UInt16 = 258
         /// MD, MF, MB, MG, MR (RFC 1035, 3.3): one name, as NS.
         static let singleName: Set<UInt16> = [ns, 3, 4, cname, 7, 8, 9, ptr, dname]
     }
@@ -68,8 +68,9 @@ public enum DNSRecordData: Sendable, Equatable {
     /// TXT, SPF, AVC, HINFO: character strings.
     case strings([[UInt8]])
     case service(priority: UInt16, weight: UInt16, port: UInt16, target: DNSName)
-    case caa(flags: UInt8, tag: [UInt8], value: [UInt8])
     case opt(OPT)
+    /// Types whose fields only the text needs (`DNSRecordData+Presentation.swift`).
+    case presentation(String)
     case opaque([UInt8])
 
     public struct SOA: Sendable, Equatable {
@@ -141,13 +142,8 @@ public enum DNSRecordData: Sendable, Equatable {
         case kind.srv:
             let (priority, weight, port) = (try uint16(), try uint16(), try uint16())
             data = .service(priority: priority, weight: weight, port: port, target: try name())
-        case kind.caa:
-            guard message.endIndex - start >= 2 else { throw ParseError(offset: start, "a CAA record shorter than 2 bytes") }
-            let flags = message[start]
-            let tagLength = Int(message[start + 1])
-            guard start + 2 + tagLength <= message.endIndex else { throw ParseError(offset: start, "a CAA tag runs past its record") }
-            data = .caa(flags: flags, tag: Array(message[start + 2..<start + 2 + tagLength]),
-                        value: Array(message[(start + 2 + tagLength)...]))
+        case _ where presentedTypes.contains(type):
+            data = .presentation(try presentation(type: type, message, at: start))
             end = message.endIndex
         default:
             data = .opaque(Array(message[start...]))
@@ -181,14 +177,9 @@ public enum DNSRecordData: Sendable, Equatable {
             return "\(soa.primary.text) \(soa.mailbox.text) \(soa.serial) \(soa.refresh) \(soa.retry) \(soa.expire) \(soa.minimum)"
         case .strings(let strings): return strings.map(DNSText.quoted).joined(separator: " ")
         case .service(let priority, let weight, let port, let target): return "\(priority) \(weight) \(port) \(target.text)"
-        case .caa(let flags, let tag, let value):
-            return "\(flags) \(String(decoding: tag, as: UTF8.self)) \(DNSText.quoted(value))"
         case .opt(let opt): return opt.text
-        case .opaque(let bytes):
-            let digits = Array("0123456789abcdef".utf8)
-            var hex: [UInt8] = []
-            for byte in bytes { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-            return "\\# \(bytes.count) " + String(decoding: hex, as: UTF8.self)
+        case .presentation(let text): return text
+        case .opaque(let bytes): return "\\# \(bytes.count) " + Self.hex(bytes, uppercase: false)
         }
     }
 
