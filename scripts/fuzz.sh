@@ -26,6 +26,7 @@ targets=(
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
+    "dns|DNSFuzzTarget.swift||1024"
     "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift Sources/ReachExporter/ExporterModule.swift|1024"
 )
 selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}

@@ -55,7 +55,7 @@ public enum ExporterConfiguration {
             switch key.string {
             case "prober":
                 guard let text = value.string, let chosen = ExporterModule.Prober(rawValue: text) else {
-                    throw Error(value.mark?.line, "unsupported prober '\(value.string ?? "?")' (icmp, tcp, http or route)")
+                    throw Error(value.mark?.line, "unsupported prober '\(value.string ?? "?")' (icmp, tcp, http, dns or route)")
                 }
                 prober = chosen
             case "timeout":
@@ -63,7 +63,7 @@ public enum ExporterConfiguration {
                     throw Error(value.mark?.line, "timeout: not a duration: '\(value.string ?? "?")' (5s, 500ms, 1m)")
                 }
                 timeout = ExporterModule.span(seconds: seconds)
-            case "icmp", "tcp", "http":
+            case "icmp", "tcp", "http", "dns":
                 settings.append((key, value))
             default:
                 throw unsupported(key)
@@ -75,7 +75,7 @@ public enum ExporterConfiguration {
             guard key.string == prober.rawValue else {
                 throw Error(key.mark?.line, "'\(key.string ?? "?")' settings in a \(prober.rawValue) module")
             }
-            try apply(value, to: &module)
+            if prober == .dns { try DNSProberSettings.parse(value, into: &module) } else { try apply(value, to: &module) }
         }
         return module
     }

@@ -25,6 +25,7 @@ public struct ExporterProber: Sendable {
         case .icmp: measurement = ProbeMeasurement(detail: .icmp(.init()))
         case .tcp: measurement = ProbeMeasurement(detail: .tcp)
         case .http: measurement = ProbeMeasurement(detail: .http(.init()))
+        case .dns: measurement = ProbeMeasurement(detail: .dns(.init()))
         case .route: measurement = ProbeMeasurement(detail: .route(nil))
         }
         let resolveStart = MonotonicInstant.now()
@@ -38,6 +39,7 @@ public struct ExporterProber: Sendable {
             case .tcp: try tcp(address, port: request.target.port ?? 0, deadline: deadline, into: &measurement)
             case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
             case .route: try route(address, into: &measurement)
+            case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
             }
         }
         measurement.duration = MonotonicInstant.now() - start

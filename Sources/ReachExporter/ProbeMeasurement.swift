@@ -24,6 +24,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         case tcp
         case http(HTTP)
         case route(PathReport?)
+        case dns(DNS)
     }
 
     public struct ICMP: Sendable, Equatable {
@@ -76,6 +77,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         case .tcp: samples = addressSamples + [Self.regexSample]
         case .http(let http): samples = httpSamples(http)
         case .route(let path): samples = routeSamples(path)
+        case .dns(let dns): samples = dnsSamples(dns)
         }
         if let routeRefusal {
             samples.append(MetricSample(
@@ -160,7 +162,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
     private static let regexSample = MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0)
 
     /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.
-    private var addressSamples: [MetricSample] {
+    var addressSamples: [MetricSample] {
         [
             MetricSample("probe_ip_protocol", help: "Specifies whether probe ip protocol is IP4 or IP6",
                          value: address.map { $0.family == .ipv4 ? 4 : 6 } ?? 0),

@@ -2,7 +2,7 @@ import ReachCore
 import ReachSystem
 
 /// What a module probes, read from `target=` as blackbox_exporter reads it: a host for
-/// icmp and route, `host:port` for tcp (`[2001:db8::1]:80` for an IPv6 literal), a URL for
+/// icmp and route, `host:port` for tcp (and dns, where the port is 53 unless given) (`[2001:db8::1]:80` for an IPv6 literal), a URL for
 /// http (`http://` is assumed when no scheme is given: `prober/http.go`).
 public struct ProbeTarget: Hashable, Sendable {
     /// A host name or an address literal, without brackets.
@@ -23,6 +23,14 @@ public struct ProbeTarget: Hashable, Sendable {
         switch prober {
         case .icmp, .route:
             return ProbeTarget(host: try host(unbracketed(text)))
+        case .dns:
+            // blackbox_exporter's dns prober: host:port, else the whole target is the host and
+            // the port 53 (its net.SplitHostPort failing, as for a bare IPv6 literal).
+            if (try? IPAddress.parse(unbracketed(text))) != nil, !text.hasPrefix("[") || text.hasSuffix("]") {
+                return ProbeTarget(host: unbracketed(text), port: 53)
+            }
+            let (host, port) = try hostAndPort(text)
+            return ProbeTarget(host: host, port: port ?? 53)
         case .tcp:
             let (host, port) = try hostAndPort(text)
             guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }

@@ -26,6 +26,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let addressNotAvailable = Errno(rawValue: EADDRNOTAVAIL)
     public static let messageTooLong = Errno(rawValue: EMSGSIZE)
     public static let operationInProgress = Errno(rawValue: EINPROGRESS)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
 

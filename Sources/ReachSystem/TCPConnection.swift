@@ -24,11 +24,19 @@ public final class TCPConnection {
         /// destination (no route, or an `unreachable`, `blackhole` or `prohibit` route).
         case routeRefused(Errno)
         case timedOut
+        /// bind to the source address failed (EADDRNOTAVAIL: no interface holds it).
+        case sourceUnavailable(Errno)
     }
 
-    public static func connect(to address: IPAddress, port: UInt16, deadline: MonotonicInstant) throws(SystemCallError) -> ConnectOutcome {
+    /// From `source` when given (bound before connecting, port chosen by the kernel).
+    public static func connect(
+        to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
+    ) throws(SystemCallError) -> ConnectOutcome {
         let fd = try System.socket(address.family.kernelValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let connection = TCPConnection(fileDescriptor: fd)
+        if let source, case .failure(let failure) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
+            return .sourceUnavailable(failure)
+        }
         guard var failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) else {
             return .connected(connection)
         }

@@ -61,9 +61,9 @@ final class ExporterConfigurationTests: XCTestCase {
             """), "line 5: unsupported key 'fail_if_ssl'")
         XCTAssertEqual(error("""
             modules:
-              dns:
-                prober: dns
-            """), "line 3: unsupported prober 'dns' (icmp, tcp, http or route)")
+              health:
+                prober: grpc
+            """), "line 3: unsupported prober 'grpc' (icmp, tcp, http, dns or route)")
         XCTAssertEqual(error("""
             modules:
               web:

@@ -62,7 +62,7 @@ final class ExporterTests: NamespaceTestCase {
         return Network(client: client, far: far)
     }
 
-    private func waitForPort(_ port: Int, in namespace: Namespace, server: BackgroundProcess) throws {
+    func waitForPort(_ port: Int, in namespace: Namespace, server: BackgroundProcess) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let listening = try namespace.exec(["ss", "-Hltn", "sport = :\(port)"])
@@ -73,7 +73,7 @@ final class ExporterTests: NamespaceTestCase {
         throw HarnessError("nothing listens on port \(port) in \(namespace) after 10 s")
     }
 
-    private func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
+    func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
         guard access(Self.exporterPath, X_OK) == 0 else {
             throw HarnessError("no reach-exporter at \(Self.exporterPath): swift build first")
         }
@@ -277,17 +277,23 @@ final class ExporterTests: NamespaceTestCase {
             in: namespace)
     }
 
-    /// One probe asked of both exporters: the same verdict, the expected one, the refusal's
-    /// reason when `refusedReason` is set, and every metric of blackbox_exporter's also in reach's.
-    private func compareVerdict(_ probe: VerdictCase, refusedReason: String?, in namespace: Namespace) throws {
-        let (module, target) = (probe.module, probe.target)
+    /// One probe asked of reach-exporter (port 10115) and blackbox_exporter (19115), each
+    /// answering 200: reach's samples, then blackbox_exporter's.
+    func probeBoth(module: String, target: String, in namespace: Namespace) throws -> (mine: [String: Double], theirs: [String: Double]) {
         let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
         let header = ["X-Prometheus-Scrape-Timeout-Seconds:2"]
         let theirs = try get("http://127.0.0.1:19115\(query)", in: namespace, headers: header)
         let ours = try get("http://127.0.0.1:10115\(query)", in: namespace, headers: header)
         XCTAssertEqual(ours.status, 200, "\(module) \(target): \(ours.body)")
         XCTAssertEqual(theirs.status, 200, "\(module) \(target): \(theirs.body)")
-        let (mine, blackboxSamples) = (samples(ours.body), samples(theirs.body))
+        return (samples(ours.body), samples(theirs.body))
+    }
+
+    /// One probe asked of both exporters: the same verdict, the expected one, the refusal's
+    /// reason when `refusedReason` is set, and every metric of blackbox_exporter's also in reach's.
+    private func compareVerdict(_ probe: VerdictCase, refusedReason: String?, in namespace: Namespace) throws {
+        let (module, target) = (probe.module, probe.target)
+        let (mine, blackboxSamples) = try probeBoth(module: module, target: target, in: namespace)
         for name in ["probe_success", "probe_ip_protocol", "probe_http_redirects", "probe_http_status_code"] {
             XCTAssertEqual(mine[name], blackboxSamples[name], "\(module) \(target): \(name)")
         }
@@ -603,7 +609,7 @@ extension ExporterTests {
         let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
         XCTAssertEqual(reloadLines, [
             "reach-exporter: reload failed, the previous configuration stays: "
-                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http or route)"
+                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http, dns or route)"
         ])
 
         // POST /-/reload of the same bad file: 500 with the reason; GET is refused.

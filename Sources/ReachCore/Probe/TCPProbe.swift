@@ -48,6 +48,8 @@ public enum TCPProbe {
                 .routeRefused, detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
                 routeRefusal: UnreachableReason(routeRefusal: errno)))
         case .timedOut: return .failure(Failure(.timedOut, detail: "timed out connecting to \(address) port \(port)"))
+        // Only a connect from a source address can fail so; TCPProbe asks for none.
+        case .sourceUnavailable(let errno): return .failure(Failure(.unreachable, detail: "cannot send from the source address: \(errno)"))
         }
     }
 }

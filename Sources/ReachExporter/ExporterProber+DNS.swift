@@ -1,0 +1,68 @@
+import ReachCore
+import ReachSystem
+
+extension ExporterProber {
+    /// blackbox_exporter's dns prober (`prober/dns.go`): one query, the module's name, type
+    /// and class, a random ID, recursion desired or not, over UDP or TCP from the module's
+    /// source address; then the rcode against valid_rcodes and each section's records, as
+    /// text, against its four lists of regular expressions.
+    func dns(
+        _ address: IPAddress, request: ExporterRouter.ProbeRequest, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement
+    ) throws {
+        guard case .dns(var dns) = measurement.detail else { return }
+        defer { measurement.detail = .dns(dns) }
+        let settings = request.module.dns
+        dns.resolve = measurement.lookup
+        let question = DNSMessage.Question(name: settings.queryName, type: settings.queryType, questionClass: settings.queryClass)
+        let query = DNSMessage.query(id: .random(in: 0...UInt16.max), question, recursionDesired: settings.recursionDesired)
+        let response: DNSMessage
+        switch try DNSExchange.run(
+            query, to: address, port: request.target.port ?? 53, over: settings.transport, from: settings.sourceAddress,
+            deadline: deadline, phases: &dns.phases)
+        {
+        case .failure(let why):
+            measurement.routeRefusal = why.routeRefusal
+            measurement.fail(.exchange(why))
+            return
+        case .success(let answer): response = answer
+        }
+        dns.record(response, queryType: settings.queryType)
+        guard settings.validRcodes.contains(response.rcode) else { return measurement.fail(.dnsRcode) }
+        let sections: [(DNSProberSettings.RecordValidator, [DNSRecord], ProbeFailureReason)] = [
+            (settings.validateAnswer, response.answers, .dnsAnswerRecords),
+            (settings.validateAuthority, response.authorities, .dnsAuthorityRecords),
+            (settings.validateAdditional, response.additionals, .dnsAdditionalRecords),
+        ]
+        for (validator, records, reason) in sections where validator.failure(of: records.map(\.text)) != nil {
+            return measurement.fail(reason)
+        }
+        measurement.success = true
+    }
+}
+
+/// The dns prober's own failure reasons.
+extension ProbeFailureReason {
+    /// The response's rcode (EDNS's extended bits included) is not among valid_rcodes.
+    public static let dnsRcode = Self(rawValue: "dns_rcode")
+    /// A record of the answer section failed validate_answer_rrs.
+    public static let dnsAnswerRecords = Self(rawValue: "dns_answer_rrs")
+    /// A record of the authority section failed validate_authority_rrs.
+    public static let dnsAuthorityRecords = Self(rawValue: "dns_authority_rrs")
+    /// A record of the additional section failed validate_additional_rrs.
+    public static let dnsAdditionalRecords = Self(rawValue: "dns_additional_rrs")
+    /// No interface holds the module's source_ip_address (bind: EADDRNOTAVAIL), or it is of
+    /// the other family.
+    public static let sourceUnavailable = Self(rawValue: "source_unavailable")
+
+    /// A query that got no usable response, by what happened.
+    static func exchange(_ failure: DNSExchange.Failure) -> Self {
+        switch failure.kind {
+        case .timedOut: return .timedOut
+        case .refused: return .connectionRefused
+        case .closed: return .connectionClosed
+        case .unreachable: return failure.routeRefusal.map(route) ?? .hostUnreachable
+        case .sourceUnavailable: return .sourceUnavailable
+        case .malformed: return .malformedResponse
+        }
+    }
+}
