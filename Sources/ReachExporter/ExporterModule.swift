@@ -7,6 +7,7 @@ public struct ExporterModule: Hashable, Sendable {
         case icmp
         case tcp
         case http
+        case grpc
         /// reach's own: the kernel's verdict on the route, no packet sent.
         case route
     }
@@ -28,6 +29,9 @@ public struct ExporterModule: Hashable, Sendable {
     public var validStatusCodes: [Int] = []
     /// blackbox_exporter's `follow_redirects` (common's HTTPClientConfig), true by default.
     public var followRedirects = true
+    public var tcp = TCPProberSettings()
+    public var icmp = ICMPProberSettings()
+    public var grpc = GRPCProberSettings()
 
     public init(name: String, prober: Prober, timeout: TimeSpan? = nil) {
         self.name = name

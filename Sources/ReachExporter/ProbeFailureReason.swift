@@ -46,6 +46,7 @@ extension ProbeFailureReason {
         case .unreachable: return .hostUnreachable
         case .timedOut: return .timedOut
         case .routeRefused: return failure.routeRefusal.map(route) ?? .hostUnreachable
+        case .sourceRefused: return .sourceAddressUnavailable
         }
     }
 }

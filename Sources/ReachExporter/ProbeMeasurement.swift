@@ -21,8 +21,9 @@ public struct ProbeMeasurement: Sendable, Equatable {
 
     public enum Detail: Sendable, Equatable {
         case icmp(ICMP)
-        case tcp
+        case tcp(TCP)
         case http(HTTP)
+        case grpc(GRPC)
         case route(PathReport?)
     }
 
@@ -73,7 +74,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
         var samples: [MetricSample]
         switch detail {
         case .icmp(let icmp): samples = icmpSamples(icmp)
-        case .tcp: samples = addressSamples + [Self.regexSample]
+        case .tcp(let tcp): samples = tcpSamples(tcp)
+        case .grpc(let grpc): samples = grpcSamples(grpc)
         case .http(let http): samples = httpSamples(http)
         case .route(let path): samples = routeSamples(path)
         }
@@ -156,11 +158,11 @@ public struct ProbeMeasurement: Sendable, Equatable {
         ]
     }
 
-    /// Always 0: reach's tcp and http modules have no regular expressions to fail on.
+    /// Always 0: reach's http module has no regular expressions to fail on.
     private static let regexSample = MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0)
 
     /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.
-    private var addressSamples: [MetricSample] {
+    var addressSamples: [MetricSample] {
         [
             MetricSample("probe_ip_protocol", help: "Specifies whether probe ip protocol is IP4 or IP6",
                          value: address.map { $0.family == .ipv4 ? 4 : 6 } ?? 0),

@@ -27,6 +27,8 @@ public struct ProbeTarget: Hashable, Sendable {
             let (host, port) = try hostAndPort(text)
             guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }
             return ProbeTarget(host: host, port: port)
+        case .grpc:
+            return try grpc(text)
         case .http:
             var rest = Substring(text)
             // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
@@ -46,6 +48,17 @@ public struct ProbeTarget: Hashable, Sendable {
             let (host, port) = try hostAndPort(authority)
             return ProbeTarget(host: host, port: port ?? 80, path: path)
         }
+    }
+
+    /// blackbox_exporter's grpc target (`prober/grpc.go`): host:port, with `http://` or
+    /// `https://` before it or not; port 80 when none is given.
+    private static func grpc(_ text: String) throws(ParseError) -> ProbeTarget {
+        var authority = Substring(text)
+        for scheme in ["http://", "https://"] where authority.hasPrefix(scheme) { authority = authority.dropFirst(scheme.count) }
+        authority = authority.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
+        let (host, port) = try hostAndPort(String(authority))
+        return ProbeTarget(host: host, port: port ?? 80)
     }
 
     private static func unbracketed(_ text: String) -> String {

@@ -4,7 +4,7 @@ import XCTest
 import ReachSystem
 
 final class ExporterConfigurationTests: XCTestCase {
-    private func error(_ yaml: String) -> String? {
+    func error(_ yaml: String) -> String? {
         do {
             _ = try ExporterConfiguration.parse(yaml)
             return nil
@@ -63,7 +63,7 @@ final class ExporterConfigurationTests: XCTestCase {
             modules:
               dns:
                 prober: dns
-            """), "line 3: unsupported prober 'dns' (icmp, tcp, http or route)")
+            """), "line 3: unsupported prober 'dns' (icmp, tcp, http, grpc or route)")
         XCTAssertEqual(error("""
             modules:
               web:

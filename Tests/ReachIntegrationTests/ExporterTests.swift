@@ -603,7 +603,7 @@ extension ExporterTests {
         let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
         XCTAssertEqual(reloadLines, [
             "reach-exporter: reload failed, the previous configuration stays: "
-                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http or route)"
+                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http, grpc or route)"
         ])
 
         // POST /-/reload of the same bad file: 500 with the reason; GET is refused.
