@@ -72,6 +72,7 @@ public struct GRPCHealthCheck: Sendable {
                         _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
                             mode: .client, connectionConfiguration: .init(), streamConfiguration: .init(),
                             inboundStreamInitializer: { $0.close() })
+                        try channel.pipeline.syncOperations.addHandler(CloseOnConnectionError())
                     }
                 }
                 .withConnectedSocket(connection.releaseDescriptor()).wait()
@@ -260,6 +261,17 @@ final class GRPCUnaryCallHandler: ChannelInboundHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         answer.fail(error)
+        context.close(promise: nil)
+    }
+}
+
+/// Closes the connection on an error of the connection as a whole (a server that does not
+/// speak HTTP/2: its first bytes are no SETTINGS frame, RFC 9113, 3.4): NIOHTTP2 reports it
+/// on the connection's pipeline only, and the call's stream learns of it as its closing.
+final class CloseOnConnectionError: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
         context.close(promise: nil)
     }
 }
