@@ -71,6 +71,9 @@ public enum ExporterConfiguration {
         }
         guard let prober else { throw Error(body.mark?.line, "module '\(name)' has no prober") }
         var module = ExporterModule(name: name, prober: prober, timeout: timeout)
+        // blackbox_exporter's DefaultModule (config.go) sets no grpc defaults: without a grpc
+        // mapping its ip_protocol_fallback is false.
+        if prober == .grpc, settings.isEmpty { module.ipProtocolFallback = false }
         for (key, value) in settings {
             guard key.string == prober.rawValue else {
                 throw Error(key.mark?.line, "'\(key.string ?? "?")' settings in a \(prober.rawValue) module")
