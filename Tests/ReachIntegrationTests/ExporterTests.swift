@@ -24,12 +24,12 @@ final class ExporterTests: NamespaceTestCase {
         return URL(fileURLWithPath: ReachBinary.path).deletingLastPathComponent().appendingPathComponent("reach-exporter").path
     }()
 
-    private struct Network {
+    struct Network {
         let client: Namespace
         let far: Namespace
     }
 
-    private func network() throws -> Network {
+    func network() throws -> Network {
         try Privilege.requireRootAndTools(["ip", "python3"])
         let client = try lab.namespace("client")
         let far = try lab.namespace("far")
@@ -62,7 +62,7 @@ final class ExporterTests: NamespaceTestCase {
         return Network(client: client, far: far)
     }
 
-    private func waitForPort(_ port: Int, in namespace: Namespace, server: BackgroundProcess) throws {
+    func waitForPort(_ port: Int, in namespace: Namespace, server: BackgroundProcess) throws {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             let listening = try namespace.exec(["ss", "-Hltn", "sport = :\(port)"])
@@ -73,7 +73,7 @@ final class ExporterTests: NamespaceTestCase {
         throw HarnessError("nothing listens on port \(port) in \(namespace) after 10 s")
     }
 
-    private func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
+    func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
         guard access(Self.exporterPath, X_OK) == 0 else {
             throw HarnessError("no reach-exporter at \(Self.exporterPath): swift build first")
         }
@@ -83,7 +83,7 @@ final class ExporterTests: NamespaceTestCase {
         return process
     }
 
-    private func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
+    func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
         -> (status: Int, body: String)
     {
         let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), method, url] + headers)
@@ -94,7 +94,7 @@ final class ExporterTests: NamespaceTestCase {
     }
 
     /// The samples of an exposition: "name{labels}" to value.
-    private func samples(_ text: String) -> [String: Double] {
+    func samples(_ text: String) -> [String: Double] {
         var values: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
