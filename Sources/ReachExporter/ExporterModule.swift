@@ -1,7 +1,8 @@
 import ReachSystem
 
 /// A module of blackbox_exporter's `blackbox.yml` (`config/config.go`), the subset reach
-/// runs: a prober, a timeout, the IP protocol choice, and for HTTP the valid status codes.
+/// runs: a prober, a timeout, the IP protocol choice, for HTTP the valid status codes, and
+/// the tcp, icmp and grpc probers' own settings.
 public struct ExporterModule: Hashable, Sendable {
     public enum Prober: String, Hashable, Sendable, CaseIterable {
         case icmp

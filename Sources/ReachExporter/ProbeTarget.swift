@@ -3,7 +3,8 @@ import ReachSystem
 
 /// What a module probes, read from `target=` as blackbox_exporter reads it: a host for
 /// icmp and route, `host:port` for tcp (`[2001:db8::1]:80` for an IPv6 literal), a URL for
-/// http (`http://` is assumed when no scheme is given: `prober/http.go`).
+/// http (`http://` is assumed when no scheme is given: `prober/http.go`), `host:port` for
+/// grpc, an `http://` or `https://` before it allowed (`prober/grpc.go`).
 public struct ProbeTarget: Hashable, Sendable {
     /// A host name or an address literal, without brackets.
     public var host: String
