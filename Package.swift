@@ -9,6 +9,8 @@ import PackageDescription
 //   ReachExporter    the exporter's decisions: modules, config (Yams), allow list, metrics
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
+//   ReachExporterProbes  the exporter's own probes, those `reach` does not run: a TCP
+//                    conversation, gRPC's health check over SwiftNIO's HTTP/2
 //   ReachCLI         commands, rendering, the one exit-status mapping
 //   ReachCommandLine each command's options declared once: the reader, help, usage errors,
 //                    shell completions; for both executables
@@ -30,6 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        // gRPC's health check: HTTP/2 frames and HPACK (the exporter's probes only).
+        .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
     ],
     targets: [
         // libcap, found through pkg-config; `apt-get install libcap-dev` provides it.
@@ -62,11 +66,25 @@ let package = Package(
         // blackbox.yml form, the allow list, what each probe measures, the metrics. Its
         // probes are ReachCore's; it opens no socket of its own (make lint), the one-echo
         // ICMP probe's aside.
+        // The exporter's probes that `reach` must not carry: they open their own connections
+        // (ReachSystem's, or SwiftNIO's for HTTP/2), and decide nothing of blackbox's shape.
+        .target(
+            name: "ReachExporterProbes",
+            dependencies: [
+                "ReachCore",
+                "ReachSystem",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
+            ]
+        ),
         .target(
             name: "ReachExporter",
             dependencies: [
                 "ReachCommandLine",
                 "ReachCore",
+                "ReachExporterProbes",
                 "ReachSystem",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Yams", package: "Yams"),
@@ -98,7 +116,8 @@ let package = Package(
         .testTarget(
             name: "ReachExporterTests",
             dependencies: [
-                "ReachExporter", "ReachCommandLine", "ReachCore", "ReachSystem", .product(name: "Prometheus", package: "swift-prometheus"),
+                "ReachExporter", "ReachExporterProbes", "ReachCommandLine", "ReachCore", "ReachSystem",
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.

@@ -14,7 +14,9 @@
 #                                   them as plain processes) and wrk (make bench's load); and
 #                                   the checkers of make lint besides swift format (mandoc,
 #                                   python3 and shellcheck); and time, for make bench's peak
-#                                   memory
+#                                   memory; and grpcio with grpcio-health-checking from
+#                                   the Python package index into .build/grpc-health (the
+#                                   grpc prober's tests run its health server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcap-dev pkg-config)
@@ -57,5 +59,14 @@ if [ "${1:-build}" = test ]; then
     mkdir -p "$dbusmock"
     python3 -m pip download --quiet --disable-pip-version-check python-dbusmock==0.38.1 --no-deps --no-binary :all: -d "$dbusmock"
     tar -xzf "$dbusmock/python_dbusmock-0.38.1.tar.gz" -C "$dbusmock"
+  fi
+fi
+# The gRPC health server the grpc prober's tests run (grpcio's own health service), for
+# Debian's /usr/bin/python3: binary wheels only, into a tree of its own.
+if [ "${1:-build}" = test ]; then
+  grpc=.build/grpc-health
+  if [ ! -f "$grpc/grpc_health/v1/health.py" ]; then
+    /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --only-binary :all: --target "$grpc" \
+      grpcio==1.85.3 grpcio-health-checking==1.85.1 protobuf==7.36.2
   fi
 fi

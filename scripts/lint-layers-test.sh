@@ -6,7 +6,7 @@ set -euo pipefail
 lint="$(cd "$(dirname "$0")" && pwd)/lint-layers.sh"
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Sources/ReachExporter,Sources/reach-exporter,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
+mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Sources/ReachExporter,Sources/ReachExporterProbes,Sources/reach-exporter,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
 
 # Rule 1: the C library and the C modules, in every import form, outside ReachSystem.
 cat >"$tree/Sources/ReachCore/Imports.swift" <<'EOF'
@@ -56,6 +56,10 @@ printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nim
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
 printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
+printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Yams\nimport ReachCLI\n' \
+    >"$tree/Sources/ReachExporterProbes/Probe.swift"
+printf 'import ReachExporterProbes\n' >"$tree/Sources/ReachCore/Probes.swift"
+printf 'import ReachExporterProbes\n' >"$tree/Sources/reach-exporter/Probes.swift"
 # Rule 3: the exporter opens no socket of its own (the one-echo ICMP probe's aside).
 cat >"$tree/Sources/ReachExporter/Sockets.swift" <<'EOF'
 let kernel = RouteNetlinkClient(transport: try NetlinkSocket())
@@ -118,7 +122,7 @@ README.md:2: links to ../outside.md, which is not in the repository
 README.md:3: names docs/GONE.md, which is not in the repository
 README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter (the HTTP server lives only there)
+Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
 Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
@@ -145,13 +149,17 @@ Sources/ReachCore/Imports.swift:9: imports Foundation in Sources (start-up cost;
 Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Layers.swift:1: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
-Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter (the HTTP server lives only there)
+Sources/ReachCore/Probes.swift:1: imports ReachExporterProbes outside the exporter (kept out of the reach binary)
+Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporterProbes/Probe.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
+Sources/ReachExporterProbes/Probe.swift:5: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachExporterProbes/Probe.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:6: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
@@ -170,7 +178,7 @@ if [ "$status" -ne 1 ] || [ "$actual" != "$expected" ]; then
     exit 1
 fi
 # A tree that breaks no rule passes, silently.
-rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/Sources/ReachCommandLine" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
+rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/Sources/ReachExporterProbes" "$tree/Sources/ReachCommandLine" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
 sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ReachCommandLine$/d' "$tree/Sources/ReachSystem/System.swift"
 if ! actual=$("$lint" "$tree" 2>&1) || [ -n "$actual" ]; then
     echo "lint-layers-test: a clean tree failed: $actual" >&2

@@ -14,10 +14,13 @@
 #    Sources/ReachCommandLine imports none of the project's modules (it stands on the
 #    standard library alone, below both executables).
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
-#    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point);
-#    Prometheus and Yams only there and in Sources/ReachExporter (the exporter's decisions
-#    and its probes' blackbox_exporter shape: no NIO there either); ReachExporter imported
-#    only by Sources/reach-exporter, and itself not importing ReachCLI.
+#    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point) and
+#    Sources/ReachExporterProbes (the exporter's own probes: HTTP/2 for gRPC);
+#    Prometheus and Yams only in Sources/reach-exporter and Sources/ReachExporter (the
+#    exporter's decisions and its probes' blackbox_exporter shape: no NIO there either);
+#    ReachExporter imported only by Sources/reach-exporter, ReachExporterProbes only by the
+#    exporter's two modules; ReachExporterProbes imports neither of them, Prometheus nor
+#    Yams; none of the three imports ReachCLI.
 #    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
 #    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
 #    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
@@ -143,13 +146,15 @@ scan() {
             violation("imports ReachCLI from ReachCore (layers point down)")
         if (module ~ /^(Foundation|FoundationEssentials)$/ && FILENAME ~ /^Sources\//)
             violation("imports " module " in Sources (start-up cost; it also re-exports Glibc)")
-        if (module ~ /^(NIO|_NIO)/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
-            violation("imports " module " outside Sources/reach-exporter (the HTTP server lives only there)")
+        if (module ~ /^(NIO|_NIO)/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(reach-exporter|ReachExporterProbes)\//)
+            violation("imports " module " outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)")
+        if (module == "ReachExporterProbes" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+            violation("imports ReachExporterProbes outside the exporter (kept out of the reach binary)")
         if (module ~ /^(Prometheus|Yams)$/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports " module " outside the exporter (kept out of the reach binary)")
         if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
-        if (module == "ReachCLI" && FILENAME ~ /^Sources\/(ReachExporter|reach-exporter)\//)
+        if (module == "ReachCLI" && FILENAME ~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
     }
 

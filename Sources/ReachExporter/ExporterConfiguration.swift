@@ -55,7 +55,7 @@ public enum ExporterConfiguration {
             switch key.string {
             case "prober":
                 guard let text = value.string, let chosen = ExporterModule.Prober(rawValue: text) else {
-                    throw Error(value.mark?.line, "unsupported prober '\(value.string ?? "?")' (icmp, tcp, http, dns or route)")
+                    throw Error(value.mark?.line, "unsupported prober '\(value.string ?? "?")' (icmp, tcp, http, dns, grpc or route)")
                 }
                 prober = chosen
             case "timeout":
@@ -63,7 +63,7 @@ public enum ExporterConfiguration {
                     throw Error(value.mark?.line, "timeout: not a duration: '\(value.string ?? "?")' (5s, 500ms, 1m)")
                 }
                 timeout = ExporterModule.span(seconds: seconds)
-            case "icmp", "tcp", "http", "dns":
+            case "icmp", "tcp", "http", "dns", "grpc":
                 settings.append((key, value))
             default:
                 throw unsupported(key)
@@ -71,6 +71,9 @@ public enum ExporterConfiguration {
         }
         guard let prober else { throw Error(body.mark?.line, "module '\(name)' has no prober") }
         var module = ExporterModule(name: name, prober: prober, timeout: timeout)
+        // blackbox_exporter's DefaultModule (config.go) sets no grpc defaults: without a grpc
+        // mapping its ip_protocol_fallback is false.
+        if prober == .grpc, settings.isEmpty { module.ipProtocolFallback = false }
         for (key, value) in settings {
             guard key.string == prober.rawValue else {
                 throw Error(key.mark?.line, "'\(key.string ?? "?")' settings in a \(prober.rawValue) module")
@@ -107,6 +110,9 @@ public enum ExporterConfiguration {
                 module.followRedirects = flag
             case "method" where module.prober == .http:
                 guard value.string == "GET" else { throw Error(value.mark?.line, "method: only GET is supported") }
+            case let name? where module.prober == .tcp && TCPProberSettings.keys.contains(name): try module.tcp.parse(name, value)
+            case let name? where module.prober == .icmp && ICMPProberSettings.keys.contains(name): try module.icmp.parse(name, value)
+            case let name? where module.prober == .grpc && GRPCProberSettings.keys.contains(name): try module.grpc.parse(name, value)
             default:
                 throw unsupported(key)
             }

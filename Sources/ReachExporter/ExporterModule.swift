@@ -1,13 +1,15 @@
 import ReachSystem
 
 /// A module of blackbox_exporter's `blackbox.yml` (`config/config.go`), the subset reach
-/// runs: a prober, a timeout, the IP protocol choice, and for HTTP the valid status codes.
+/// runs: a prober, a timeout, the IP protocol choice, for HTTP the valid status codes, and
+/// the tcp, icmp and grpc probers' own settings.
 public struct ExporterModule: Hashable, Sendable {
     public enum Prober: String, Hashable, Sendable, CaseIterable {
         case icmp
         case tcp
         case http
         case dns
+        case grpc
         /// reach's own: the kernel's verdict on the route, no packet sent.
         case route
     }
@@ -31,6 +33,9 @@ public struct ExporterModule: Hashable, Sendable {
     public var followRedirects = true
     /// The dns prober's settings (`DNSProberSettings.parse`).
     public var dns = DNSProberSettings()
+    public var tcp = TCPProberSettings()
+    public var icmp = ICMPProberSettings()
+    public var grpc = GRPCProberSettings()
 
     public init(name: String, prober: Prober, timeout: TimeSpan? = nil) {
         self.name = name

@@ -50,9 +50,6 @@ extension ProbeFailureReason {
     public static let dnsAuthorityRecords = Self(rawValue: "dns_authority_rrs")
     /// A record of the additional section failed validate_additional_rrs.
     public static let dnsAdditionalRecords = Self(rawValue: "dns_additional_rrs")
-    /// No interface holds the module's source_ip_address (bind: EADDRNOTAVAIL), or it is of
-    /// the other family.
-    public static let sourceUnavailable = Self(rawValue: "source_unavailable")
 
     /// A query that got no usable response, by what happened.
     static func exchange(_ failure: DNSExchange.Failure) -> Self {
@@ -61,7 +58,7 @@ extension ProbeFailureReason {
         case .refused: return .connectionRefused
         case .closed: return .connectionClosed
         case .unreachable: return failure.routeRefusal.map(route) ?? .hostUnreachable
-        case .sourceUnavailable: return .sourceUnavailable
+        case .sourceRefused: return .sourceAddressUnavailable
         case .malformed: return .malformedResponse
         }
     }

@@ -23,9 +23,10 @@ public struct ExporterProber: Sendable {
         var measurement: ProbeMeasurement
         switch request.module.prober {
         case .icmp: measurement = ProbeMeasurement(detail: .icmp(.init()))
-        case .tcp: measurement = ProbeMeasurement(detail: .tcp)
+        case .tcp: measurement = ProbeMeasurement(detail: .tcp(.init()))
         case .http: measurement = ProbeMeasurement(detail: .http(.init()))
         case .dns: measurement = ProbeMeasurement(detail: .dns(.init()))
+        case .grpc: measurement = ProbeMeasurement(detail: .grpc(.init()))
         case .route: measurement = ProbeMeasurement(detail: .route(nil))
         }
         let resolveStart = MonotonicInstant.now()
@@ -35,11 +36,13 @@ public struct ExporterProber: Sendable {
         if let address {
             measurement.address = address
             switch request.module.prober {
-            case .icmp: try icmp(address, deadline: deadline, into: &measurement)
-            case .tcp: try tcp(address, port: request.target.port ?? 0, deadline: deadline, into: &measurement)
+            case .icmp: try icmp(address, settings: request.module.icmp, deadline: deadline, into: &measurement)
+            case .tcp:
+                try tcp(address, port: request.target.port ?? 0, settings: request.module.tcp, deadline: deadline, into: &measurement)
             case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
             case .route: try route(address, into: &measurement)
             case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
+            case .grpc: try grpc(address, target: request.target, settings: request.module.grpc, deadline: deadline, into: &measurement)
             }
         }
         measurement.duration = MonotonicInstant.now() - start
@@ -70,13 +73,15 @@ public struct ExporterProber: Sendable {
         return fallback ? candidates.first : nil
     }
 
-    private func icmp(_ address: IPAddress, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement) throws {
+    private func icmp(
+        _ address: IPAddress, settings: ICMPProberSettings, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement
+    ) throws {
         guard case .icmp(var icmp) = measurement.detail else { return }
         let setupStart = MonotonicInstant.now()
-        let socket = try ICMPSocket(family: address.family)
+        guard let socket = try openSocket(for: address, settings: settings) else { return measurement.fail(.sourceAddressUnavailable) }
         icmp.setupSeconds = (MonotonicInstant.now() - setupStart).secondsValue
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
-        let outcome = try ICMPEchoProbe(echoes: 1).run(
+        let outcome = try ICMPEchoProbe(echoes: 1, payloadSize: settings.payloadSize ?? Self.blackboxPayload.count).run(
             to: address, through: socket, deadline: deadline)
         measurement.routeRefusal = outcome.refusal.flatMap { UnreachableReason(routeRefusal: $0) }
         if let reply = outcome.reply {
@@ -84,17 +89,26 @@ public struct ExporterProber: Sendable {
             icmp.replyHopLimit = reply.ttl
             measurement.success = true
         } else {
-            measurement.failure = measurement.routeRefusal.map(ProbeFailureReason.route) ?? .timedOut
+            let tooBig = outcome.refusal == .messageTooLong
+            measurement.failure = measurement.routeRefusal.map(ProbeFailureReason.route) ?? (tooBig ? .packetTooBig : .timedOut)
         }
         measurement.detail = .icmp(icmp)
     }
 
-    private func tcp(_ address: IPAddress, port: UInt16, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement) throws {
-        switch try TCPProbe.connect(to: address, port: port, deadline: deadline) {
-        case .success: measurement.success = true
-        case .failure(let why):
-            measurement.routeRefusal = why.routeRefusal
-            measurement.fail(.connect(why))
+    /// blackbox_exporter's echo data when no payload_size is set (`prober/icmp.go`).
+    static let blackboxPayload = Array("Prometheus Blackbox Exporter".utf8)
+
+    /// The socket as the module shapes it: its TTL, DF for IPv4, its source address. A source
+    /// address the socket cannot be bound to fails the probe (blackbox_exporter's listen
+    /// fails), nil here; not having ICMP permission is thrown.
+    private func openSocket(for address: IPAddress, settings: ICMPProberSettings) throws -> ICMPSocket? {
+        var options = ICMPSocketOptions(sourceAddress: settings.sourceAddress, ttl: settings.ttl == 0 ? nil : settings.ttl)
+        if settings.dontFragment, address.family == .ipv4 { options.pathMTUDiscovery = .do }
+        if let source = settings.sourceAddress, source.family != address.family { return nil }
+        do {
+            return try ICMPSocket(family: address.family, options: options)
+        } catch let error as SystemCallError where error.call == "bind" {
+            return nil
         }
     }
 

@@ -31,6 +31,8 @@ extension ProbeFailureReason {
     public static let timedOut = Self(rawValue: "timed_out")
     /// The peer closed or reset the connection before its answer was whole.
     public static let connectionClosed = Self(rawValue: "connection_closed")
+    /// source_ip_address is not one of this host's addresses, or not of the target's family.
+    public static let sourceAddressUnavailable = Self(rawValue: "source_address_unavailable")
 
     /// The kernel's verdict on the route, before any packet left: `no_route`,
     /// `unreachable_route`, `blackhole_route`, `prohibited_route`, `link_down`... as
@@ -46,6 +48,7 @@ extension ProbeFailureReason {
         case .unreachable: return .hostUnreachable
         case .timedOut: return .timedOut
         case .routeRefused: return failure.routeRefusal.map(route) ?? .hostUnreachable
+        case .sourceRefused: return .sourceAddressUnavailable
         }
     }
 }

@@ -21,8 +21,9 @@ public struct ProbeMeasurement: Sendable, Equatable {
 
     public enum Detail: Sendable, Equatable {
         case icmp(ICMP)
-        case tcp
+        case tcp(TCP)
         case http(HTTP)
+        case grpc(GRPC)
         case route(PathReport?)
         case dns(DNS)
     }
@@ -74,7 +75,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
         var samples: [MetricSample]
         switch detail {
         case .icmp(let icmp): samples = icmpSamples(icmp)
-        case .tcp: samples = addressSamples + [Self.regexSample]
+        case .tcp(let tcp): samples = tcpSamples(tcp)
+        case .grpc(let grpc): samples = grpcSamples(grpc)
         case .http(let http): samples = httpSamples(http)
         case .route(let path): samples = routeSamples(path)
         case .dns(let dns): samples = dnsSamples(dns)
@@ -158,7 +160,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         ]
     }
 
-    /// Always 0: reach's tcp and http modules have no regular expressions to fail on.
+    /// Always 0: reach's http module has no regular expressions to fail on.
     private static let regexSample = MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0)
 
     /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.

@@ -2,8 +2,10 @@ import ReachCore
 import ReachSystem
 
 /// What a module probes, read from `target=` as blackbox_exporter reads it: a host for
-/// icmp and route, `host:port` for tcp (and dns, where the port is 53 unless given) (`[2001:db8::1]:80` for an IPv6 literal), a URL for
-/// http (`http://` is assumed when no scheme is given: `prober/http.go`).
+/// icmp and route, `host:port` for tcp and dns (`[2001:db8::1]:80` for an IPv6 literal; dns's
+/// port is 53 unless given), a URL for
+/// http (`http://` is assumed when no scheme is given: `prober/http.go`), `host:port` for
+/// grpc, an `http://` or `https://` before it allowed (`prober/grpc.go`).
 public struct ProbeTarget: Hashable, Sendable {
     /// A host name or an address literal, without brackets.
     public var host: String
@@ -35,6 +37,8 @@ public struct ProbeTarget: Hashable, Sendable {
             let (host, port) = try hostAndPort(text)
             guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }
             return ProbeTarget(host: host, port: port)
+        case .grpc:
+            return try grpc(text)
         case .http:
             var rest = Substring(text)
             // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
@@ -54,6 +58,17 @@ public struct ProbeTarget: Hashable, Sendable {
             let (host, port) = try hostAndPort(authority)
             return ProbeTarget(host: host, port: port ?? 80, path: path)
         }
+    }
+
+    /// blackbox_exporter's grpc target (`prober/grpc.go`): host:port, with `http://` or
+    /// `https://` before it or not; port 80 when none is given.
+    private static func grpc(_ text: String) throws(ParseError) -> ProbeTarget {
+        var authority = Substring(text)
+        for scheme in ["http://", "https://"] where authority.hasPrefix(scheme) { authority = authority.dropFirst(scheme.count) }
+        authority = authority.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
+        let (host, port) = try hostAndPort(String(authority))
+        return ProbeTarget(host: host, port: port ?? 80)
     }
 
     private static func unbracketed(_ text: String) -> String {

@@ -6,13 +6,22 @@ import CReachShims
 /// A TCP client connection with every step bounded by a monotonic deadline
 /// (non-blocking connect, send and receive through poll).
 public final class TCPConnection {
-    private let fileDescriptor: Int32
+    private var fileDescriptor: Int32
 
     private init(fileDescriptor: Int32) {
         self.fileDescriptor = fileDescriptor
     }
 
-    deinit { System.close(fileDescriptor) }
+    deinit {
+        if fileDescriptor >= 0 { System.close(fileDescriptor) }
+    }
+
+    /// Hands the connected, non-blocking socket to a new owner (the exporter's HTTP/2 client
+    /// continues on it), who closes it; this connection can do nothing more.
+    public func releaseDescriptor() -> Int32 {
+        defer { fileDescriptor = -1 }
+        return fileDescriptor
+    }
 
     /// How a connection attempt ended. Refusals and unreachable answers are verdicts.
     public enum ConnectOutcome {
@@ -24,18 +33,19 @@ public final class TCPConnection {
         /// destination (no route, or an `unreachable`, `blackhole` or `prohibit` route).
         case routeRefused(Errno)
         case timedOut
-        /// bind to the source address failed (EADDRNOTAVAIL: no interface holds it).
-        case sourceUnavailable(Errno)
+        /// bind(2) refused the source address asked for (EADDRNOTAVAIL: not one of this
+        /// host's; EINVAL: another family's), before any packet left.
+        case sourceRefused(Errno)
     }
 
-    /// From `source` when given (bound before connecting, port chosen by the kernel).
+    /// `source`: the local address to send from (bound before connect), nil for the kernel's choice.
     public static func connect(
         to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
     ) throws(SystemCallError) -> ConnectOutcome {
         let fd = try System.socket(address.family.kernelValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let connection = TCPConnection(fileDescriptor: fd)
-        if let source, case .failure(let failure) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
-            return .sourceUnavailable(failure)
+        if let source, case .failure(let errno) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
+            return .sourceRefused(errno)
         }
         guard var failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) else {
             return .connected(connection)

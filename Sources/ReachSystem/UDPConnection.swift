@@ -19,8 +19,9 @@ public final class UDPConnection {
         case connected(UDPConnection)
         /// connect refused by the kernel's route lookup before any packet could leave.
         case routeRefused(Errno)
-        /// bind to the source address failed (EADDRNOTAVAIL: no interface holds it).
-        case sourceUnavailable(Errno)
+        /// bind(2) refused the source address asked for (EADDRNOTAVAIL: not one of this
+        /// host's; EINVAL: another family's), before any packet left.
+        case sourceRefused(Errno)
     }
 
     /// From `source` when given (port chosen by the kernel), to `address` port `port`.
@@ -30,7 +31,7 @@ public final class UDPConnection {
         let fd = try System.socket(address.family.kernelValue, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         let connection = UDPConnection(fileDescriptor: fd)
         if let source, case .failure(let failure) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
-            return .sourceUnavailable(failure)
+            return .sourceRefused(failure)
         }
         // A datagram socket's connect sends nothing: it only looks up the route and fixes the peer.
         if let failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) {

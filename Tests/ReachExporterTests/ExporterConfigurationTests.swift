@@ -4,7 +4,7 @@ import XCTest
 import ReachSystem
 
 final class ExporterConfigurationTests: XCTestCase {
-    private func error(_ yaml: String) -> String? {
+    func error(_ yaml: String) -> String? {
         do {
             _ = try ExporterConfiguration.parse(yaml)
             return nil
@@ -62,8 +62,8 @@ final class ExporterConfigurationTests: XCTestCase {
         XCTAssertEqual(error("""
             modules:
               health:
-                prober: grpc
-            """), "line 3: unsupported prober 'grpc' (icmp, tcp, http, dns or route)")
+                prober: smtp
+            """), "line 3: unsupported prober 'smtp' (icmp, tcp, http, dns, grpc or route)")
         XCTAssertEqual(error("""
             modules:
               web:

@@ -31,7 +31,7 @@ final class ProbeMeasurementTests: XCTestCase {
     }
 
     func testAFailedResolutionLeavesProtocolZero() {
-        let samples = ProbeMeasurement(detail: .tcp).samples
+        let samples = ProbeMeasurement(detail: .tcp(.init())).samples
         XCTAssertEqual(MetricSample.value(of: "probe_ip_protocol", in: samples), 0)
         XCTAssertEqual(MetricSample.value(of: "probe_success", in: samples), 0)
         XCTAssertEqual(MetricSample.value(of: "probe_failed_due_to_regex", in: samples), 0)
@@ -81,7 +81,7 @@ final class ProbeMeasurementTests: XCTestCase {
 
     /// A route that refused the probe before any packet left is named, with reach addr's reason.
     func testARouteRefusalIsOneSeriesNamingItsType() {
-        var tcp = ProbeMeasurement(detail: .tcp)
+        var tcp = ProbeMeasurement(detail: .tcp(.init()))
         XCTAssertFalse(names(tcp.samples).contains("reach_probe_route_refused"))
         tcp.routeRefusal = UnreachableReason(routeRefusal: .invalidArgument)
         let text = String(decoding: Exposition.render(tcp.samples), as: UTF8.self)
@@ -99,7 +99,7 @@ final class ProbeMeasurementTests: XCTestCase {
 
     /// A failed probe says why, as one series; a passed one has none, whatever was noted on the way.
     func testAFailedProbeNamesItsReason() {
-        var tcp = ProbeMeasurement(detail: .tcp)
+        var tcp = ProbeMeasurement(detail: .tcp(.init()))
         tcp.fail(.connect(TCPProbe.Failure(.refused, detail: "connection refused by 192.0.2.1 port 80")))
         let text = String(decoding: Exposition.render(tcp.samples), as: UTF8.self)
         XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("reach_probe_failure_info") }, [

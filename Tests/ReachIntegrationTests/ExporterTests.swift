@@ -24,12 +24,12 @@ final class ExporterTests: NamespaceTestCase {
         return URL(fileURLWithPath: ReachBinary.path).deletingLastPathComponent().appendingPathComponent("reach-exporter").path
     }()
 
-    private struct Network {
+    struct Network {
         let client: Namespace
         let far: Namespace
     }
 
-    private func network() throws -> Network {
+    func network() throws -> Network {
         try Privilege.requireRootAndTools(["ip", "python3"])
         let client = try lab.namespace("client")
         let far = try lab.namespace("far")
@@ -83,7 +83,7 @@ final class ExporterTests: NamespaceTestCase {
         return process
     }
 
-    private func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
+    func get(_ url: String, in namespace: Namespace, headers: [String] = [], method: String = "get") throws
         -> (status: Int, body: String)
     {
         let result = try namespace.exec(["python3", try HelperScript.path("exporter-client.py"), method, url] + headers)
@@ -94,7 +94,7 @@ final class ExporterTests: NamespaceTestCase {
     }
 
     /// The samples of an exposition: "name{labels}" to value.
-    private func samples(_ text: String) -> [String: Double] {
+    func samples(_ text: String) -> [String: Double] {
         var values: [String: Double] = [:]
         for line in text.split(separator: "\n") where !line.hasPrefix("#") {
             guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
@@ -609,7 +609,7 @@ extension ExporterTests {
         let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
         XCTAssertEqual(reloadLines, [
             "reach-exporter: reload failed, the previous configuration stays: "
-                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http, dns or route)"
+                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http, dns, grpc or route)"
         ])
 
         // POST /-/reload of the same bad file: 500 with the reason; GET is refused.

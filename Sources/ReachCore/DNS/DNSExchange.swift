@@ -26,7 +26,7 @@ public enum DNSExchange {
             /// The TCP connection closed or was reset before the whole response came.
             case closed
             case unreachable
-            case sourceUnavailable
+            case sourceRefused
             /// The response could not be read, or answered another query over TCP.
             case malformed
         }
@@ -63,9 +63,9 @@ public enum DNSExchange {
             case .routeRefused(let errno):
                 requestStart = .now()
                 return .failure(Failure(routeRefusal: errno, peer: peer))
-            case .sourceUnavailable(let errno):
+            case .sourceRefused(let errno):
                 requestStart = .now()
-                return .failure(Failure(sourceUnavailable: errno))
+                return .failure(Failure(sourceRefused: errno))
             }
             requestStart = .now()
             return try exchange(query, id: id, over: connection, peer: peer, deadline: deadline)
@@ -78,7 +78,7 @@ public enum DNSExchange {
             case .timedOut: return .failure(Failure(kind: .timedOut, detail: "timed out connecting to \(peer)"))
             case .unreachable(let errno): return .failure(Failure(kind: .unreachable, detail: "\(peer): \(errno)"))
             case .routeRefused(let errno): return .failure(Failure(routeRefusal: errno, peer: peer))
-            case .sourceUnavailable(let errno): return .failure(Failure(sourceUnavailable: errno))
+            case .sourceRefused(let errno): return .failure(Failure(sourceRefused: errno))
             }
         }
     }
@@ -138,8 +138,8 @@ extension DNSExchange.Failure {
             routeRefusal: UnreachableReason(routeRefusal: errno))
     }
 
-    init(sourceUnavailable errno: Errno) {
-        self.init(kind: .sourceUnavailable, detail: "cannot send from the source address: \(errno)")
+    init(sourceRefused errno: Errno) {
+        self.init(kind: .sourceRefused, detail: "cannot send from the source address: \(errno)")
     }
 
     init(networkError errno: Errno, peer: String) {

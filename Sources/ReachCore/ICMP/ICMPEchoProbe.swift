@@ -7,9 +7,12 @@ import ReachSystem
 /// `prober/icmp.go` sends one).
 public struct ICMPEchoProbe: Sendable {
     public var echoes: Int
+    /// Each request's ICMP data bytes (iputils -s; blackbox_exporter's payload_size).
+    public var payloadSize: Int
 
-    public init(echoes: Int) {
+    public init(echoes: Int, payloadSize: Int = 56) {
         self.echoes = max(1, echoes)
+        self.payloadSize = max(0, payloadSize)
     }
 
     /// What came back by the deadline.
@@ -29,7 +32,8 @@ public struct ICMPEchoProbe: Sendable {
         // With a deadline the engine probes until `count` replies (iputils -w): one echo is one
         // request when the interval is the whole time.
         let interval = echoes == 1 ? remaining : min(.seconds(1), TimeSpan(nanoseconds: remaining.nanoseconds / Int64(echoes)))
-        let configuration = PingConfiguration(count: echoes, interval: interval, timeout: remaining, deadline: remaining)
+        let configuration = PingConfiguration(
+            count: echoes, interval: interval, timeout: remaining, deadline: remaining, payloadSize: payloadSize)
         var loop = PingLoop(
             engine: PingEngine(target: address, identifier: socket.identifier, configuration: configuration),
             transport: socket, clock: SystemClock())

@@ -16,6 +16,8 @@ public enum TCPProbe {
             /// The kernel refused the destination by its route: `routeRefusal` says which.
             case routeRefused
             case timedOut
+            /// The source address asked for could not be bound (not one of this host's).
+            case sourceRefused
         }
 
         public var kind: Kind
@@ -32,10 +34,12 @@ public enum TCPProbe {
         }
     }
 
-    /// A connection to `address` port `port`, or the failure that says why there is none.
-    /// A failing system call that says nothing about the network is thrown.
-    public static func connect(to address: IPAddress, port: UInt16, deadline: MonotonicInstant) throws -> Result<TCPConnection, Failure> {
-        result(of: try TCPConnection.connect(to: address, port: port, deadline: deadline), address: address, port: port)
+    /// A connection to `address` port `port` (from `source`, when given), or the failure that
+    /// says why there is none. A failing system call that says nothing about the network is thrown.
+    public static func connect(
+        to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
+    ) throws -> Result<TCPConnection, Failure> {
+        result(of: try TCPConnection.connect(to: address, port: port, from: source, deadline: deadline), address: address, port: port)
     }
 
     static func result(of outcome: TCPConnection.ConnectOutcome, address: IPAddress, port: UInt16) -> Result<TCPConnection, Failure> {
@@ -48,8 +52,7 @@ public enum TCPProbe {
                 .routeRefused, detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
                 routeRefusal: UnreachableReason(routeRefusal: errno)))
         case .timedOut: return .failure(Failure(.timedOut, detail: "timed out connecting to \(address) port \(port)"))
-        // Only a connect from a source address can fail so; TCPProbe asks for none.
-        case .sourceUnavailable(let errno): return .failure(Failure(.unreachable, detail: "cannot send from the source address: \(errno)"))
+        case .sourceRefused(let errno): return .failure(Failure(.sourceRefused, detail: "cannot send from the source address: \(errno)"))
         }
     }
 }

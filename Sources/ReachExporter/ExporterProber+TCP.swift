@@ -1,0 +1,38 @@
+import ReachCore
+import ReachExporterProbes
+import ReachSystem
+
+extension ExporterProber {
+    /// blackbox_exporter's tcp prober (`prober/tcp.go`): a connection from the module's
+    /// source address, then its query_response steps; success when every step is done.
+    func tcp(
+        _ address: IPAddress, port: UInt16, settings: TCPProberSettings, deadline: MonotonicInstant,
+        into measurement: inout ProbeMeasurement
+    ) throws {
+        let conversation = TCPConversation(steps: settings.queryResponse)
+        switch try conversation.run(to: address, port: port, from: settings.sourceAddress, deadline: deadline) {
+        case .completed:
+            measurement.success = true
+        case .notConnected(let why):
+            measurement.routeRefusal = why.routeRefusal
+            measurement.fail(.connect(why))
+        case .noMatch:
+            measurement.detail = .tcp(.init(failedDueToRegex: true))
+            measurement.fail(.queryResponseNotMatched)
+        case .broken(_, .timedOut):
+            measurement.fail(.timedOut)
+        case .broken(_, .reset):
+            measurement.fail(.connectionClosed)
+        case .broken(_, .lineTooLong):
+            measurement.fail(.lineTooLong)
+        }
+    }
+}
+
+/// The tcp prober's own.
+extension ProbeFailureReason {
+    /// The peer closed the connection before a line matched a query_response step's expect.
+    public static let queryResponseNotMatched = Self(rawValue: "query_response_not_matched")
+    /// The peer sent a line longer than 64 KiB while a step read.
+    public static let lineTooLong = Self(rawValue: "line_too_long")
+}

@@ -1,0 +1,99 @@
+import ReachSystem
+import XCTest
+
+@testable import ReachExporter
+
+/// The tcp, icmp and grpc probers' own keys: read as blackbox_exporter 0.23 reads them, and
+/// every mistake one line naming the key and its line.
+extension ExporterConfigurationTests {
+    func testTCPQueryResponseAndSource() throws {
+        let modules = try ExporterConfiguration.parse("""
+            modules:
+              smtp:
+                prober: tcp
+                tcp:
+                  source_ip_address: 198.18.0.2
+                  tls: false
+                  query_response:
+                    - expect: "^220 ([^ ]+) ESMTP"
+                      send: "EHLO ${1}"
+                    - send: QUIT
+                      starttls: false
+            """)
+        let tcp = modules[0].tcp
+        XCTAssertEqual(tcp.sourceAddress, try IPAddress.parse("198.18.0.2"))
+        XCTAssertEqual(tcp.queryResponse.count, 2)
+        XCTAssertEqual(tcp.queryResponse[0].expect?.source, "^220 ([^ ]+) ESMTP")
+        XCTAssertEqual(tcp.queryResponse[0].send, "EHLO ${1}")
+        XCTAssertNil(tcp.queryResponse[1].expect)
+        XCTAssertEqual(tcp.queryResponse[1].send, "QUIT")
+    }
+
+    func testICMPOptions() throws {
+        let modules = try ExporterConfiguration.parse("""
+            modules:
+              icmp_df:
+                prober: icmp
+                icmp:
+                  ttl: 5
+                  dont_fragment: true
+                  payload_size: 1400
+                  source_ip_address: "2001:db8::2"
+              icmp_plain:
+                prober: icmp
+            """)
+        XCTAssertEqual(modules[0].icmp.ttl, 5)
+        XCTAssertTrue(modules[0].icmp.dontFragment)
+        XCTAssertEqual(modules[0].icmp.payloadSize, 1400)
+        XCTAssertEqual(modules[0].icmp.sourceAddress, try IPAddress.parse("2001:db8::2"))
+        // blackbox_exporter's defaults: TTL 64, no DF, its 28-byte payload, no source.
+        XCTAssertEqual(modules[1].icmp, ICMPProberSettings())
+        XCTAssertEqual(modules[1].icmp.ttl, 64)
+        XCTAssertNil(modules[1].icmp.payloadSize)
+    }
+
+    func testGRPCService() throws {
+        let modules = try ExporterConfiguration.parse("""
+            modules:
+              grpc_plain:
+                prober: grpc
+                grpc:
+                  service: up
+                  tls: false
+                  preferred_ip_protocol: ip4
+            """)
+        XCTAssertEqual(modules[0].prober, .grpc)
+        XCTAssertEqual(modules[0].grpc.service, "up")
+        XCTAssertEqual(modules[0].preferredIPProtocol, .ip4)
+        XCTAssertEqual(try ProbeTarget.parse("198.18.0.1:50051", for: .grpc), ProbeTarget(host: "198.18.0.1", port: 50051))
+        XCTAssertEqual(try ProbeTarget.parse("http://grpc.lab", for: .grpc), ProbeTarget(host: "grpc.lab", port: 80))
+        XCTAssertEqual(try ProbeTarget.parse("https://[2001:db8::1]:443/x", for: .grpc), ProbeTarget(host: "2001:db8::1", port: 443))
+        XCTAssertThrowsError(try ProbeTarget.parse("grpc.lab:0", for: .grpc))
+    }
+
+    func testMistakesNameTheKeyAndLine() {
+        let cases: [(body: String, message: String)] = [
+            ("prober: tcp\n    tcp:\n      query_response: yes", "line 5: query_response: expected a list"),
+            ("prober: tcp\n    tcp:\n      query_response:\n        - expect: \"(unclosed\"",
+             "line 6: expect: not a regular expression: '(unclosed'"),
+            ("prober: tcp\n    tcp:\n      query_response:\n        - expext: x", "line 6: query_response: unsupported key 'expext'"),
+            ("prober: tcp\n    tcp:\n      query_response:\n        - starttls: true",
+             "line 6: starttls: TLS is not supported by this build of the tcp prober"),
+            ("prober: tcp\n    tcp:\n      tls: true", "line 5: tls: TLS is not supported by this build of the tcp prober"),
+            ("prober: tcp\n    tcp:\n      tls_config: {}", "line 5: tls_config: TLS is not supported by this build of the tcp prober"),
+            ("prober: tcp\n    tcp:\n      source_ip_address: nowhere", "line 5: source_ip_address: 'nowhere' is not an IP address"),
+            ("prober: icmp\n    icmp:\n      ttl: 256", "line 5: ttl: '256' is not a TTL from 0 to 255"),
+            ("prober: icmp\n    icmp:\n      ttl: -1", "line 5: ttl: '-1' is not a TTL from 0 to 255"),
+            ("prober: icmp\n    icmp:\n      payload_size: 70000", "line 5: payload_size: '70000' is not a size from 0 to 65507"),
+            ("prober: icmp\n    icmp:\n      dont_fragment: maybe", "line 5: dont_fragment: not true or false"),
+            ("prober: grpc\n    grpc:\n      tls: true", "line 5: tls: TLS is not supported by this build of the grpc prober"),
+            ("prober: grpc\n    grpc:\n      service: [a]", "line 5: service: expected a string"),
+            // A key of another prober is no key of this one.
+            ("prober: icmp\n    icmp:\n      query_response: []", "line 5: unsupported key 'query_response'"),
+            ("prober: grpc\n    grpc:\n      ttl: 5", "line 5: unsupported key 'ttl'"),
+        ]
+        for (body, message) in cases {
+            XCTAssertEqual(error("modules:\n  m:\n    \(body)\n"), message, body)
+        }
+    }
+}
