@@ -157,7 +157,7 @@ struct JSONWriter {
     private mutating func append(quoted value: String) {
         if !JSONValue.needsEscape(value) {
             bytes.append(UInt8(ascii: "\""))
-            bytes += value.utf8
+            bytes.append(utf8: value)
             bytes.append(UInt8(ascii: "\""))
         } else {
             var escaped = ""
@@ -173,17 +173,17 @@ struct JSONWriter {
 
     mutating func bool(_ value: Bool) {
         separate()
-        bytes += (value ? "true" : "false").utf8
+        bytes.append(literal: value ? "true" : "false")
     }
 
     mutating func int(_ value: Int64) {
         separate()
-        bytes += String(value).utf8
+        bytes.append(utf8: String(value))
     }
 
     mutating func null() {
         separate()
-        bytes += "null".utf8
+        bytes.append(literal: "null")
     }
 
     /// A value built as a tree (the rare parts: probes, cellular facts).
@@ -220,13 +220,17 @@ private struct JSONRecording {
 /// member by member was most of what --json cost beside text (perf). A copy is taken only
 /// where the writer stands as it stood when the bytes were written (a comma due or not).
 struct JSONMemo<Key: Equatable> {
-    private var last: (key: Key, recording: JSONRecording)?
+    /// Kept apart and compared in place: the two bound together as one optional were copied
+    /// whole at every comparison (callgrind).
+    private var key: Key?
+    private var recording = JSONRecording(bytes: [], needsCommaBefore: false, needsCommaAfter: false)
 
     /// What `write` writes for `key`, or a copy of what it wrote for an equal key last time.
     mutating func write(_ key: Key, to writer: inout JSONWriter, by write: (inout JSONWriter) -> Void) {
-        if let last, last.recording.needsCommaBefore == writer.needsCommaNow, last.key == key {
-            return writer.append(recorded: last.recording)
+        if recording.needsCommaBefore == writer.needsCommaNow, self.key == key {
+            return writer.append(recorded: recording)
         }
-        last = (key, writer.recording(write))
+        recording = writer.recording(write)
+        self.key = key
     }
 }

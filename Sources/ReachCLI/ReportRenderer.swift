@@ -18,16 +18,55 @@ struct ReportRenderer {
     /// grown piece by piece (a label, a description, three addresses a line) were most of
     /// the cost of its text (perf).
     func write(text report: ReachabilityReport, to text: inout [UInt8]) {
+        var repeated = RepeatedText()
+        write(text: report, to: &text, repeated: &repeated)
+    }
+
+    /// The words of the path written last, copied for the next path that reads the same: a
+    /// list's lines mostly differ only in their address. Its members are what `write(_:to:)`
+    /// reads, each kept apart and compared in place (a PathReport kept whole was copied at
+    /// every comparison, which cost more than writing the words).
+    struct RepeatedText {
+        private var written = false
+        private var flags: ReachabilityFlags = []
+        private var reason: UnreachableReason?
+        private var link: LinkReport?
+        private var gateway: IPAddress?
+        private var source: IPAddress?
+        private var underlyingLink: LinkReport?
+        private var expensive = false
+        fileprivate private(set) var bytes: [UInt8] = []
+
+        fileprivate func repeats(_ path: PathReport) -> Bool {
+            written && flags == path.flags && reason == path.reason && expensive == path.expensive && gateway == path.gateway
+                && source == path.source && link == path.link && underlyingLink == path.underlyingLink
+        }
+
+        fileprivate mutating func remember(_ path: PathReport, _ words: ArraySlice<UInt8>) {
+            (written, flags, reason, expensive) = (true, path.flags, path.reason, path.expensive)
+            (gateway, source, link, underlyingLink) = (path.gateway, path.source, path.link, path.underlyingLink)
+            bytes = Array(words)
+        }
+    }
+
+    /// The same, a path's words copied from the path before when they are the same.
+    func write(text report: ReachabilityReport, to text: inout [UInt8], repeated: inout RepeatedText) {
         if let failure = report.resolutionFailure, case .host(let name) = report.subject {
-            text += "\(name): not reachable (name not resolved: \(failure))\n".utf8
+            text.append(utf8: "\(name): not reachable (name not resolved: \(failure))\n")
             return
         }
         // A loop, not map + joined(): the unspecialized joined() looks up associated-type
         // witnesses at run time (170 K instructions at start-up).
         for path in report.paths {
             write(label: path, in: report.subject, to: &text)
-            text += ": ".utf8
-            write(path, to: &text)
+            text.append(literal: ": ")
+            if repeated.repeats(path) {
+                text.append(contentsOf: repeated.bytes)
+            } else {
+                let start = text.count
+                write(path, to: &text)
+                repeated.remember(path, text[start...])
+            }
             text.append(UInt8(ascii: "\n"))
         }
         if let connectivity = report.connectivity { text += describe(connectivity).utf8 }
@@ -73,10 +112,10 @@ struct ReportRenderer {
 
     func write(label path: PathReport, in subject: ReachabilityReport.Subject, to text: inout [UInt8]) {
         switch subject {
-        case .internet: text += path.family.label.utf8
+        case .internet: text.append(utf8: path.family.label)
         case .host(let name):
-            text += name.utf8
-            text += " (".utf8
+            text.append(utf8: name)
+            text.append(literal: " (")
             path.destination.appendDescription(to: &text)
             text.append(UInt8(ascii: ")"))
         case .address(let address): address.appendDescription(to: &text)
@@ -93,47 +132,47 @@ struct ReportRenderer {
 
     func write(_ path: PathReport, to text: inout [UInt8]) {
         if let reason = path.reason {
-            text += "not reachable (".utf8
-            text += reason.phrase.utf8
+            text.append(literal: "not reachable (")
+            text.append(utf8: reason.phrase)
             if let name = path.link?.name {
-                text += " on ".utf8
-                text += name.utf8
+                text.append(literal: " on ")
+                text.append(utf8: name)
             }
             text.append(UInt8(ascii: ")"))
         } else {
-            text += "reachable".utf8
+            text.append(literal: "reachable")
             // Fields through optional chaining, not `if let link`: copying the optional
             // LinkReport made the runtime instantiate its metadata at start-up (9 K
             // instructions, callgrind).
             if let kind = path.link?.kind, let name = path.link?.name {
-                text += " via ".utf8
+                text.append(literal: " via ")
                 write(kind: kind, name: name, cellular: path.link?.cellular, to: &text)
             }
             if let kind = path.underlyingLink?.kind, let name = path.underlyingLink?.name {
-                text += " over ".utf8
+                text.append(literal: " over ")
                 write(kind: kind, name: name, cellular: path.underlyingLink?.cellular, to: &text)
             }
             if let gateway = path.gateway {
-                text += ", gateway ".utf8
+                text.append(literal: ", gateway ")
                 gateway.appendDescription(to: &text)
             }
             if let source = path.source {
-                text += ", source ".utf8
+                text.append(literal: ", source ")
                 source.appendDescription(to: &text)
             }
-            if path.expensive { text += ", expensive".utf8 }
+            if path.expensive { text.append(literal: ", expensive") }
         }
         if showsFlags {
-            text += ", flags ".utf8
-            text += path.flags.flagString.utf8
+            text.append(literal: ", flags ")
+            text.append(utf8: path.flags.flagString)
         }
     }
 
     /// "ethernet eth0", "cellular wwan0 (4G LTE, TheOperator, roaming)".
     func write(kind: LinkKind, name: String, cellular: CellularFacts?, to text: inout [UInt8]) {
-        text += kind.rawValue.utf8
+        text.append(utf8: kind.rawValue)
         text.append(UInt8(ascii: " "))
-        text += name.utf8
+        text.append(utf8: name)
         guard let cellular else { return }
         var parts: [String] = []
         if let technologies = cellular.technologies, !technologies.members.isEmpty {
@@ -144,7 +183,7 @@ struct ReportRenderer {
         if let name = cellular.operatorName { parts.append(name) }
         if cellular.roaming == true { parts.append("roaming") }
         if !parts.isEmpty {
-            text += " (".utf8
+            text.append(literal: " (")
             for (index, part) in parts.enumerated() { text += ((index == 0 ? "" : ", ") + part).utf8 }
             text.append(UInt8(ascii: ")"))
         }

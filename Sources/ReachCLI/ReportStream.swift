@@ -18,6 +18,8 @@ struct ReportStream {
     private var seen: [ExitStatus] = []
     /// What the next report's JSON may copy from the reports before it.
     private var repeated = ReportRenderer.RepeatedJSON()
+    /// What the next report's line may copy from the line before.
+    private var repeatedText = ReportRenderer.RepeatedText()
 
     init(output: OutputOptions, command: String, any: Bool) {
         self.output = output
@@ -41,7 +43,7 @@ struct ReportStream {
             if output.json {
                 renderer.write(report, command: command, to: &writer, repeated: &repeated)
             } else {
-                renderer.write(text: report, to: &writer.bytes)
+                renderer.write(text: report, to: &writer.bytes, repeated: &repeatedText)
             }
             started = true
         }

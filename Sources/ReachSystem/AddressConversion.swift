@@ -40,13 +40,14 @@ extension AddressConversion {
                 buffer[count] = digit
                 count += 1
             }
-            for (index, byte) in bytes.prefix(4).enumerated() {
+            for index in 0..<min(4, bytes.count) {
+                let byte = bytes[index]
                 if index > 0 { put(UInt8(ascii: ".")) }
                 if byte >= 100 { put(UInt8(ascii: "0") + byte / 100) }
                 if byte >= 10 { put(UInt8(ascii: "0") + byte / 10 % 10) }
                 put(UInt8(ascii: "0") + byte % 10)
             }
-            text += buffer[..<count]
+            text.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 }

@@ -54,6 +54,9 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// interface name or index. Pure: a named zone is kept as text with no index until
     /// `resolvingZone()` looks it up where the address is to be used.
     public static func parse(_ text: String) throws(ParseError) -> IPAddress {
+        // Most literals of a list are IPv4: read in place, with no C string and no buffer made
+        // for inet_pton.
+        if let bytes = dottedQuad(text) { return IPAddress(family: .ipv4, bytes: bytes)! }
         // Most literals carry no zone: no split for them (a list parses thousands).
         if !text.utf8.contains(UInt8(ascii: "%")) {
             if let bytes = AddressConversion.bytes(ofLiteral: text, family: .ipv4) { return IPAddress(family: .ipv4, bytes: bytes)! }
@@ -74,6 +77,36 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
         guard !zone.isEmpty else { throw .unknownZone(zone) }
         let index = UInt32(zone).flatMap { $0 > 0 ? $0 : nil } ?? 0
         return IPAddress(family: .ipv6, bytes: bytes, scopeID: index, zone: zone)!
+    }
+
+    /// The four bytes of an IPv4 literal as inet_pton takes it (glibc resolv/inet_pton.c
+    /// inet_pton4: four decimal numbers of at most 255 between dots, none with a leading
+    /// zero); nil for anything else, which the caller hands to inet_pton.
+    static func dottedQuad(_ text: String) -> [UInt8]? {
+        text.utf8.withContiguousStorageIfAvailable { utf8 -> [UInt8]? in
+            guard utf8.count >= 7 && utf8.count <= 15 else { return nil }
+            var value = (UInt32(0), UInt32(0))  // the finished octets, packed; the one being read
+            var octets = 0
+            var digits = 0
+            for byte in utf8 {
+                if byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                    if digits > 0 && value.1 == 0 { return nil }  // a leading zero
+                    value.1 = value.1 * 10 + UInt32(byte - UInt8(ascii: "0"))
+                    guard value.1 <= 255 else { return nil }
+                    if digits == 0 { octets += 1 }
+                    digits += 1
+                } else if byte == UInt8(ascii: "."), digits > 0, octets < 4 {
+                    value = (value.0 << 8 | value.1, 0)
+                    digits = 0
+                } else {
+                    return nil
+                }
+            }
+            guard octets == 4, digits > 0 else { return nil }
+            let address = value.0 << 8 | value.1
+            return [UInt8(address >> 24), UInt8(truncatingIfNeeded: address >> 16), UInt8(truncatingIfNeeded: address >> 8),
+                    UInt8(truncatingIfNeeded: address)]
+        } ?? nil
     }
 
     /// The same address with another zone index (the interface a zone names).

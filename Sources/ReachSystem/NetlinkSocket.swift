@@ -90,11 +90,16 @@ public final class NetlinkSocket {
     /// then takes what is queued (recvmmsg(2) with MSG_WAITFORONE); otherwise takes what is
     /// queued, none at all when nothing is. A datagram larger than a slot is
     /// an error (EMSGSIZE), not a cut message; ENOBUFS says the kernel dropped answers
-    /// because the receive buffer was full (netlink(7)).
-    public func receiveBatch(waiting: Bool) throws(SystemCallError) -> [[UInt8]] {
+    /// because the receive buffer was full (netlink(7)). The datagrams are slices of one buffer,
+    /// not copies: the next call fills it again in place once the caller has let them go.
+    public func receiveBatch(waiting: Bool) throws(SystemCallError) -> [ArraySlice<UInt8>] {
         let slots = Self.batchLimit
         let slotSize = Self.batchSlotSize
-        if batchBuffer.count < slots * slotSize { batchBuffer = [UInt8](repeating: 0, count: slots * slotSize) }
+        // Not zeroed: the kernel writes a short answer at the start of each slot, so the pages
+        // beyond are never touched (a zeroed buffer faulted in all 512 KiB at the first batch).
+        if batchBuffer.count < slots * slotSize {
+            batchBuffer = [UInt8](unsafeUninitializedCapacity: slots * slotSize) { _, count in count = slots * slotSize }
+        }
         var vectors = [iovec](repeating: iovec(), count: slots)
         var headers = [creach_mmsghdr](repeating: creach_mmsghdr(), count: slots)
         let descriptor = fileDescriptor
@@ -117,12 +122,12 @@ public final class NetlinkSocket {
         case .failure(let errno) where errno == .wouldBlock && !waiting: return []
         case .failure(let errno): throw SystemCallError("recvmmsg", errno)
         }
-        var datagrams: [[UInt8]] = []
+        var datagrams: [ArraySlice<UInt8>] = []
         datagrams.reserveCapacity(count)
         for slot in 0..<count {
             if headers[slot].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 { throw SystemCallError("recvmmsg", Errno(rawValue: EMSGSIZE)) }
             let start = slot * slotSize
-            datagrams.append(Array(batchBuffer[start..<(start + Int(headers[slot].msg_len))]))
+            datagrams.append(batchBuffer[start..<(start + Int(headers[slot].msg_len))])
         }
         return datagrams
     }

@@ -187,10 +187,10 @@ private final class BatchingTransport: NetlinkTransport {
 
     func receive() throws -> [UInt8] { throw FakeNetlinkTransport.Exhausted() }
 
-    func receiveBatch(waiting: Bool) throws -> [[UInt8]] {
+    func receiveBatch(waiting: Bool) throws -> [ArraySlice<UInt8>] {
         guard waiting else { return [] }
         guard !batches.isEmpty else { throw FakeNetlinkTransport.Exhausted() }
         guard let batch = batches.removeFirst() else { throw SystemCallError("recvmmsg", .noBufferSpace) }
-        return batch
+        return batch.map { $0[...] }
     }
 }

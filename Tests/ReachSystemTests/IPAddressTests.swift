@@ -38,6 +38,18 @@ final class IPAddressTests: XCTestCase {
         }
     }
 
+    /// The IPv4 reader that spares a list inet_pton takes what glibc's inet_pton takes,
+    /// and refuses what it refuses.
+    func testDottedQuadAgreesWithInetPton() {
+        let texts = ["0.0.0.0", "255.255.255.255", "198.18.0.2", "1.2.3.4", "10.0.0.1", "01.2.3.4", "1.02.3.4", "1.2.3.00",
+                     "256.1.1.1", "1.1.1.256", "999.1.1.1", "1.2.3", "1.2.3.4.5", "1.2.3.", ".1.2.3", "1..2.3", "1.2.3.4 ",
+                     " 1.2.3.4", "1.2.3.-4", "1.2.3.4%eth0", "1.2.3.a", "0x1.2.3.4", "1.2.3.4/24", "", "1", "::1", "1.2.3.٤",
+                     "1234.1.1.1", "100.200.255.0", "0.0.0.00", "12.34.56.78", "１.2.3.4"]
+        for text in texts {
+            XCTAssertEqual(IPAddress.dottedQuad(text), AddressConversion.bytes(ofLiteral: text, family: .ipv4), "'\(text)'")
+        }
+    }
+
     func testZoneByNameOrIndex() throws {
         // lo is index 1 in every network namespace.
         let byName = try IPAddress.parse("fe80::1%lo").resolvingZone()

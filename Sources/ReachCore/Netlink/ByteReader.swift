@@ -32,6 +32,23 @@ struct ByteReader {
         ParseError(offset: relativeOffset, "need \(count) bytes, have \(remaining)")
     }
 
+    /// The next attribute (`struct rtattr` / `struct nlattr`): its type and where its value
+    /// lies in `bytes`, the reader past its padding; nil when no header is left. Where, not a
+    /// slice: a slice retains the datagram's storage, and a route answer holds ten attributes.
+    mutating func readAttribute() throws -> (type: UInt16, value: Range<Int>)? {
+        guard remaining >= 4 else { return nil }
+        let start = relativeOffset
+        let length = Int(try readHostUInt16())
+        let type = try readHostUInt16()
+        guard length >= 4, length - 4 <= remaining else {
+            throw ParseError(offset: start, "attribute \(type) length \(length) does not fit")
+        }
+        let value = offset..<(offset + length - 4)
+        offset += length - 4
+        offset += min(Netlink.alignmentPadding(length), remaining)
+        return (type, value)
+    }
+
     mutating func readUInt8() throws -> UInt8 {
         try require(1)
         defer { offset += 1 }
@@ -52,6 +69,7 @@ struct ByteReader {
 
     /// Read in place, not through a slice of its own: a slice retains the datagram's storage,
     /// and a route answer's header and attributes are read thirty integers at a time (perf).
+    @inline(__always)
     private mutating func readHostInteger(_ size: Int) throws -> UInt64 {
         try require(size)
         defer { offset += size }
@@ -64,10 +82,15 @@ enum ByteOrder {
     static func decodeHost(_ slice: ArraySlice<UInt8>) -> UInt64 { decodeHost(slice, slice.indices) }
 
     /// The integer at `range` of `bytes` (indices of the slice's base).
+    @inline(__always)
     static func decodeHost(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>) -> UInt64 {
         var value: UInt64 = 0
         #if _endian(little)
-        for index in range.reversed() { value = value << 8 | UInt64(bytes[index]) }
+        var index = range.upperBound
+        while index > range.lowerBound {
+            index -= 1
+            value = value << 8 | UInt64(bytes[index])
+        }
         #else
         for index in range { value = value << 8 | UInt64(bytes[index]) }
         #endif

@@ -91,7 +91,14 @@ public struct NetlinkMessage: Equatable, Sendable {
     /// claims more bytes than arrived.
     public static func parseAll(_ datagram: [UInt8]) throws -> [NetlinkMessage] {
         var messages: [NetlinkMessage] = []
-        var reader = ByteReader(datagram[...])
+        try forEach(in: datagram[...]) { messages.append($0) }
+        return messages
+    }
+
+    /// The same messages handed to `body` one by one, without an array of them (a list reads
+    /// an answer per target), from a datagram that may be a slice of a larger buffer.
+    public static func forEach(in datagram: ArraySlice<UInt8>, _ body: (NetlinkMessage) throws -> Void) throws {
+        var reader = ByteReader(datagram)
         while reader.remaining >= headerLength {
             let start = reader.relativeOffset
             let length = Int(try reader.readHostUInt32())
@@ -103,13 +110,12 @@ public struct NetlinkMessage: Equatable, Sendable {
                 throw ParseError(offset: start, "message length \(length) does not fit the \(reader.remaining + headerLength) bytes left")
             }
             let payload = try reader.readBytes(length - headerLength)
-            messages.append(NetlinkMessage(type: type, flags: flags, sequence: sequence, portID: portID, payload: payload))
+            try body(NetlinkMessage(type: type, flags: flags, sequence: sequence, portID: portID, payload: payload))
             try reader.skip(min(Netlink.alignmentPadding(length), reader.remaining))
         }
         if reader.remaining > 0 {
             throw ParseError(offset: reader.relativeOffset, "\(reader.remaining) trailing bytes, less than a header")
         }
-        return messages
     }
 
     /// For NLMSG_ERROR: the (positive) errno, 0 for an acknowledgement.
@@ -175,21 +181,19 @@ public struct NetlinkAttribute: Equatable, Sendable {
     /// decodes a route answer per target).
     static func forEach(in bytes: ArraySlice<UInt8>, _ body: (NetlinkAttribute) throws -> Void) throws {
         var reader = ByteReader(bytes)
-        while reader.remaining >= 4 {
-            let start = reader.relativeOffset
-            let length = Int(try reader.readHostUInt16())
-            let type = try reader.readHostUInt16()
-            guard length >= 4, length - 4 <= reader.remaining else {
-                throw ParseError(offset: start, "attribute \(type) length \(length) does not fit")
-            }
-            try body(NetlinkAttribute(type: type, value: try reader.readBytes(length - 4)))
-            try reader.skip(min(Netlink.alignmentPadding(length), reader.remaining))
+        while let (type, value) = try reader.readAttribute() {
+            try body(NetlinkAttribute(type: type, value: bytes[value]))
         }
     }
 
     func uint32() throws -> UInt32 {
-        guard value.count >= 4 else { throw ParseError(offset: 0, "attribute \(kind) holds \(value.count) bytes, need 4") }
-        return UInt32(truncatingIfNeeded: ByteOrder.decodeHost(value.prefix(4)))
+        try Self.uint32(value, value.indices, kind: kind)
+    }
+
+    /// The 32-bit value of attribute `kind` at `range` of `bytes`.
+    static func uint32(_ bytes: ArraySlice<UInt8>, _ range: Range<Int>, kind: UInt16) throws -> UInt32 {
+        guard range.count >= 4 else { throw ParseError(offset: 0, "attribute \(kind) holds \(range.count) bytes, need 4") }
+        return UInt32(truncatingIfNeeded: ByteOrder.decodeHost(bytes, range.lowerBound..<range.lowerBound + 4))
     }
 
     func uint8() throws -> UInt8 {

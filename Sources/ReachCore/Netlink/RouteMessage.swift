@@ -140,6 +140,12 @@ public enum RouteMessage {
 
     /// Decodes an RTM_NEWROUTE payload. Unknown attributes are skipped.
     public static func decode(_ payload: ArraySlice<UInt8>) throws -> RouteAnswer {
+        var repeated = RepeatedAddresses()
+        return try decode(payload, reusing: &repeated)
+    }
+
+    /// The same, an address attribute equal to one of `repeated` answered with it.
+    static func decode(_ payload: ArraySlice<UInt8>, reusing repeated: inout RepeatedAddresses) throws -> RouteAnswer {
         var reader = ByteReader(payload)
         let familyValue = try reader.readUInt8()
         guard let family = AddressFamily(kernelValue: Int32(familyValue)) else {
@@ -151,16 +157,24 @@ public enum RouteMessage {
         let type = RouteType(rawValue: try reader.readUInt8())
         let flags = RouteFlags(rawValue: try reader.readHostUInt32())
         var answer = RouteAnswer(family: family, type: type, flags: flags, table: table)
-        try NetlinkAttribute.forEach(in: payload.dropFirst(headerLength)) { attribute in
-            switch attribute.kind {
-            case RouteAttribute.outputInterface: answer.outputInterface = try attribute.uint32()
-            case RouteAttribute.gateway: answer.gateway = attribute.address(family: family)
-            case RouteAttribute.preferredSource: answer.preferredSource = attribute.address(family: family)
-            case RouteAttribute.destination: answer.destination = attribute.address(family: family)
-            case RouteAttribute.table: answer.table = try attribute.uint32()
+        // A loop over where each attribute lies, not NetlinkAttribute.forEach: no closure, and
+        // no slice of the datagram per attribute (a list decodes an answer per target).
+        var attributes = ByteReader(payload.dropFirst(headerLength))
+        while let (attribute, value) = try attributes.readAttribute() {
+            let kind = attribute & 0x3fff  // without NLA_F_NESTED and NLA_F_NET_BYTEORDER
+            switch kind {
+            case RouteAttribute.outputInterface: answer.outputInterface = try NetlinkAttribute.uint32(payload, value, kind: kind)
+            case RouteAttribute.gateway:
+                answer.gateway = RepeatedAddresses.address(payload[value], family: family, known: &repeated.gateway)
+            case RouteAttribute.preferredSource:
+                answer.preferredSource = RepeatedAddresses.address(payload[value], family: family, known: &repeated.source)
+            case RouteAttribute.destination:
+                var asked = repeated.asked
+                answer.destination = RepeatedAddresses.address(payload[value], family: family, known: &asked)
+            case RouteAttribute.table: answer.table = try NetlinkAttribute.uint32(payload, value, kind: kind)
             case RouteAttribute.via:
                 // struct rtvia: a 2-byte family, then the address (IPv4 routes via IPv6 next hops).
-                var via = ByteReader(attribute.value)
+                var via = ByteReader(payload[value])
                 let viaFamily = try via.readHostUInt16()
                 if let nextHopFamily = AddressFamily(kernelValue: Int32(viaFamily)) {
                     answer.gateway = IPAddress(family: nextHopFamily, bytes: Array(via.bytes[via.offset...]))
@@ -169,5 +183,24 @@ public enum RouteMessage {
             }
         }
         return answer
+    }
+}
+
+/// Addresses that the answers to many lookups repeat: the destination asked (RTA_DST), and the
+/// gateway and source of the answer before (one route serves thousands of destinations). An
+/// attribute equal to one is answered with it, sharing its bytes, not with an array of its own.
+struct RepeatedAddresses {
+    var asked: IPAddress?
+    var gateway: IPAddress?
+    var source: IPAddress?
+
+    /// The address `value` holds: `known` when equal (and without a zone, which an attribute
+    /// never carries), else a new one, which becomes `known`.
+    static func address(_ value: ArraySlice<UInt8>, family: AddressFamily, known: inout IPAddress?) -> IPAddress? {
+        if let known, known.family == family, known.scopeID == 0, known.zone == nil,
+            ByteComparison.equal(value, known.bytes) { return known }
+        let made = IPAddress(family: family, bytes: Array(value))
+        if made != nil { known = made }
+        return made
     }
 }

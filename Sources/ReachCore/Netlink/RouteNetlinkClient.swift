@@ -7,14 +7,15 @@ public protocol NetlinkTransport: AnyObject {
     /// The next datagram from the kernel (blocking).
     func receive() throws -> [UInt8]
     /// The datagrams queued, at least one when `waiting` (it blocks for the first); none
-    /// queued and not waiting: empty.
-    func receiveBatch(waiting: Bool) throws -> [[UInt8]]
+    /// queued and not waiting: empty. They may be slices of one buffer that the next call
+    /// fills again: a caller that drops them first lets it be reused in place.
+    func receiveBatch(waiting: Bool) throws -> [ArraySlice<UInt8>]
 }
 
 extension NetlinkTransport {
     /// A datagram at a time: for transports that cannot take more in one call.
-    public func receiveBatch(waiting: Bool) throws -> [[UInt8]] {
-        waiting ? [try receive()] : []
+    public func receiveBatch(waiting: Bool) throws -> [ArraySlice<UInt8>] {
+        waiting ? [try receive()[...]] : []
     }
 }
 
@@ -52,6 +53,9 @@ public struct NetlinkRequestError: Error, Equatable, CustomStringConvertible {
 public final class RouteNetlinkClient: KernelRoutingFacts {
     private let transport: NetlinkTransport
     private var nextSequence: UInt32 = 1
+    /// The gateway and source of the last route answer, handed on to the next that repeats them.
+    /// Unchecked: a client is used by one thread, and the check cost two calls per answer.
+    @exclusivity(unchecked) private var repeated = RepeatedAddresses()
 
     public init(transport: NetlinkTransport) {
         self.transport = transport
@@ -81,7 +85,11 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
             }
             start = end
         }
-        return results.map { $0! }
+        // Moved out, not copied: a copy retains each answer's addresses once more.
+        var answers: [RouteLookupResult] = []
+        answers.reserveCapacity(results.count)
+        for index in results.indices { answers.append(results[index].take()!) }
+        return answers
     }
 
     /// Sends a request for each of `pending` in one datagram and reads their answers; false
@@ -103,46 +111,48 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
         try transport.send(datagram)
         var unanswered = pending.count
         while unanswered > 0 {
-            let datagrams: [[UInt8]]
+            let datagrams: [ArraySlice<UInt8>]
             do {
                 datagrams = try transport.receiveBatch(waiting: true)
             } catch let error as SystemCallError where error.errno == .noBufferSpace {
-                try drain(first, pending, into: &results)
+                try drain(first, pending, destinations, into: &results)
                 return false
             }
             for datagram in datagrams {
-                unanswered -= try take(datagram, first, pending, into: &results)
+                unanswered -= try take(datagram, first, pending, destinations, into: &results)
             }
         }
         return true
     }
 
     /// Reads what is queued without waiting: the answers that did arrive before an overrun.
-    private func drain(_ first: UInt32, _ pending: [Int], into results: inout [RouteLookupResult?]) throws {
+    private func drain(_ first: UInt32, _ pending: [Int], _ destinations: [IPAddress], into results: inout [RouteLookupResult?]) throws {
         while true {
             let datagrams = try transport.receiveBatch(waiting: false)
             if datagrams.isEmpty { return }
             // Late answers only fill `results`; whether a batch was complete matters only while waiting.
-            for datagram in datagrams { _ = try take(datagram, first, pending, into: &results) }
+            for datagram in datagrams { _ = try take(datagram, first, pending, destinations, into: &results) }
         }
     }
 
     /// Files the answers a datagram holds under their requests; how many it answered.
-    private func take(_ datagram: [UInt8], _ first: UInt32, _ pending: [Int], into results: inout [RouteLookupResult?]) throws -> Int {
+    private func take(_ datagram: ArraySlice<UInt8>, _ first: UInt32, _ pending: [Int], _ destinations: [IPAddress],
+                      into results: inout [RouteLookupResult?]) throws -> Int {
         var answered = 0
-        for reply in try NetlinkMessage.parseAll(datagram) {
+        try NetlinkMessage.forEach(in: datagram) { reply in
             let offset = Int(reply.sequence &- first)
             // Anything else (a stray message, an answer to an abandoned request) is skipped.
-            guard reply.sequence &- first < UInt32(pending.count), results[pending[offset]] == nil else { continue }
+            guard reply.sequence &- first < UInt32(pending.count), results[pending[offset]] == nil else { return }
             switch reply.type {
             case .error:
                 let code = try reply.errorCode()
-                if code == 0 { continue } // an ACK; the answer follows
+                if code == 0 { return } // an ACK; the answer follows
                 results[pending[offset]] = .rejected(Errno(rawValue: code))
             case .newRoute:
-                results[pending[offset]] = .route(try RouteMessage.decode(reply.payload))
+                repeated.asked = destinations[pending[offset]]
+                results[pending[offset]] = .route(try RouteMessage.decode(reply.payload, reusing: &repeated))
             default:
-                continue
+                return
             }
             answered += 1
         }
