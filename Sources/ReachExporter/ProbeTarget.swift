@@ -23,41 +23,51 @@ public struct ProbeTarget: Hashable, Sendable {
             throw ParseError(description: "target has spaces, control characters or non-ASCII bytes")
         }
         switch prober {
-        case .icmp, .route:
-            return ProbeTarget(host: try host(unbracketed(text)))
-        case .dns:
-            // blackbox_exporter's dns prober: host:port, else the whole target is the host and
-            // the port 53 (its net.SplitHostPort failing, as for a bare IPv6 literal).
-            if (try? IPAddress.parse(unbracketed(text))) != nil, !text.hasPrefix("[") || text.hasSuffix("]") {
-                return ProbeTarget(host: unbracketed(text), port: 53)
-            }
-            let (host, port) = try hostAndPort(text)
-            return ProbeTarget(host: host, port: port ?? 53)
-        case .tcp:
-            let (host, port) = try hostAndPort(text)
-            guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }
-            return ProbeTarget(host: host, port: port)
-        case .grpc:
-            return try grpc(text)
-        case .http:
-            var rest = Substring(text)
-            // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
-            if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
-               text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
-            {
-                let scheme = text[..<colon].lowercased()
-                guard scheme == "http" else { throw ParseError(description: "\(scheme):// targets are not supported (http only)") }
-                rest = text[text.index(colon, offsetBy: 3)...]
-            }
-            let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-            var path = String(rest[authorityEnd...])
-            if let fragment = path.firstIndex(of: "#") { path = String(path[..<fragment]) }
-            if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
-            let authority = String(rest[..<authorityEnd])
-            guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
-            let (host, port) = try hostAndPort(authority)
-            return ProbeTarget(host: host, port: port ?? 80, path: path)
+        case .icmp, .route: return ProbeTarget(host: try host(unbracketed(text)))
+        case .dns: return try dns(text)
+        case .tcp: return try tcp(text)
+        case .grpc: return try grpc(text)
+        case .http: return try http(text)
         }
+    }
+
+    /// blackbox_exporter's dns prober: host:port, else the whole target is the host and the
+    /// port 53 (its net.SplitHostPort failing, as for a bare IPv6 literal).
+    private static func dns(_ text: String) throws(ParseError) -> ProbeTarget {
+        if (try? IPAddress.parse(unbracketed(text))) != nil, !text.hasPrefix("[") || text.hasSuffix("]") {
+            return ProbeTarget(host: unbracketed(text), port: 53)
+        }
+        let (host, port) = try hostAndPort(text)
+        return ProbeTarget(host: host, port: port ?? 53)
+    }
+
+    /// host:port, the port required.
+    private static func tcp(_ text: String) throws(ParseError) -> ProbeTarget {
+        let (host, port) = try hostAndPort(text)
+        guard let port else { throw ParseError(description: "tcp target '\(text)' needs a port: host:port") }
+        return ProbeTarget(host: host, port: port)
+    }
+
+    /// A URL, `http://` assumed when no scheme is given: its authority, then the request
+    /// target from the first '/' on, without the fragment.
+    private static func http(_ text: String) throws(ParseError) -> ProbeTarget {
+        var rest = Substring(text)
+        // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
+        if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
+           text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        {
+            let scheme = text[..<colon].lowercased()
+            guard scheme == "http" else { throw ParseError(description: "\(scheme):// targets are not supported (http only)") }
+            rest = text[text.index(colon, offsetBy: 3)...]
+        }
+        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        var path = String(rest[authorityEnd...])
+        if let fragment = path.firstIndex(of: "#") { path = String(path[..<fragment]) }
+        if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
+        let authority = String(rest[..<authorityEnd])
+        guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
+        let (host, port) = try hostAndPort(authority)
+        return ProbeTarget(host: host, port: port ?? 80, path: path)
     }
 
     /// blackbox_exporter's grpc target (`prober/grpc.go`): host:port, with `http://` or
