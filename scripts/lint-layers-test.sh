@@ -50,8 +50,8 @@ import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 # Rule 3: the exporter's libraries stay in the exporter.
-printf 'import NIOCore\nimport Prometheus\nimport Yams\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
-printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
+printf 'import NIOCore\nimport Prometheus\nimport CYAML\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
+printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport ReachSystem\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
     >"$tree/Sources/ReachExporter/Decisions.swift"
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
@@ -120,7 +120,7 @@ README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter (the HTTP server lives only there)
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
-Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)

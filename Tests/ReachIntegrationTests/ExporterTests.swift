@@ -527,7 +527,7 @@ final class ExporterStartTests: XCTestCase {
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try run(["--config", path])
         XCTAssertEqual(result.status, 78, "\(result)")
-        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: unsupported key 'fail_if_not_ssl'"])
+        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: http.fail_if_not_ssl: not yet supported by reach-exporter"])
         let missing = try run(["--config", directory.appendingPathComponent("none.yml").path])
         XCTAssertEqual(missing.status, 78, "\(missing)")
         XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
