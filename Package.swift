@@ -52,7 +52,10 @@ let package = Package(
         // naming the call), and the value types those calls take and give.
         .target(
             name: "ReachSystem",
-            dependencies: ["CReachShims", "CLibcap", "CYAML"]
+            dependencies: ["CReachShims", "CLibcap", "CYAML"],
+            // crypt_r(3) (libxcrypt, through libc6-dev's libcrypt-dev): bcrypt hashes of the
+            // exporter's web configuration.
+            linkerSettings: [.linkedLibrary("crypt")]
         ),
         // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
         // connectivity probes. Decisions only: the system is reached through ReachSystem.

@@ -8,6 +8,8 @@ import ReachSystem
 public struct ExporterRouter: Sendable {
     public var modules: [ExporterModule]
     public var allow: AllowList
+    /// `--timeout-offset`.
+    public var timeoutOffset = ExporterRouter.timeoutOffset
 
     /// blackbox_exporter's `--timeout-offset` default: the probe ends this much before the
     /// scrape would, so its answer is still read.
@@ -17,9 +19,10 @@ public struct ExporterRouter: Sendable {
     /// No probe runs longer, whatever the scrape or the module asks (`timeout=1e300`).
     public static let longestProbe = TimeSpan(seconds: 3600)
 
-    public init(modules: [ExporterModule], allow: AllowList) {
+    public init(modules: [ExporterModule], allow: AllowList, timeoutOffset: TimeSpan = ExporterRouter.timeoutOffset) {
         self.modules = modules
         self.allow = allow
+        self.timeoutOffset = timeoutOffset
     }
 
     public struct ProbeRequest: Hashable, Sendable {
@@ -74,7 +77,7 @@ public struct ExporterRouter: Sendable {
         }
         if let refusal = allow.refusal(of: target.host) { return .reply(status: 403, text: refusal) }
         let requested = parameters.last { $0.0 == "timeout" }?.1 ?? scrapeTimeout
-        guard let timeout = Self.timeout(requested: requested, module: module) else {
+        guard let timeout = Self.timeout(requested: requested, module: module, offset: timeoutOffset) else {
             return .reply(status: 400, text: "Failed to parse timeout: '\(PrintableText.ascii(requested ?? ""))'")
         }
         return .probe(ProbeRequest(module: module, target: target, timeout: timeout))
@@ -82,7 +85,7 @@ public struct ExporterRouter: Sendable {
 
     /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the
     /// offset, or the module's own when that is shorter (or when the offset leaves nothing).
-    static func timeout(requested: String?, module: ExporterModule) -> TimeSpan? {
+    static func timeout(requested: String?, module: ExporterModule, offset timeoutOffset: TimeSpan = timeoutOffset) -> TimeSpan? {
         var scrape = defaultScrapeTimeout
         if let requested {
             guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {
