@@ -19,19 +19,31 @@ extension ExporterProber {
         while true {
             let outcome = try probe.get(
                 address, host: target.host, port: target.port ?? 80, path: target.path ?? "/", deadline: deadline, phases: &http.phases)
-            if case .notConnected(let why) = outcome { measurement.routeRefusal = why.routeRefusal }
-            guard case .response(let response, let version) = outcome else { return }
-            http.record(response, version: version)
+            let response: HTTPResponse
+            switch outcome {
+            case .response(let answer, let version):
+                response = answer
+                http.record(answer, version: version)
+            case .notConnected(let why):
+                measurement.routeRefusal = why.routeRefusal
+                return measurement.fail(.connect(why))
+            case .noResponse: return measurement.fail(.connectionClosed)
+            case .timedOut: return measurement.fail(.timedOut)
+            case .malformed: return measurement.fail(.malformedResponse)
+            }
             measurement.success = module.accepts(statusCode: response.statusCode)
+            if !measurement.success { measurement.failure = .statusCode }
             guard [301, 302, 303, 307, 308].contains(response.statusCode), let location = response.header("Location") else { return }
             http.redirects += 1
-            guard module.followRedirects, http.redirects <= 10 else { return }
-            measurement.success = false
-            guard let next = Self.redirectTarget(location, from: target), allow.refusal(of: next.host) == nil else { return }
+            guard module.followRedirects else { return }
+            guard http.redirects <= 10 else { return measurement.fail(.tooManyRedirects) }
+            guard let next = Self.redirectTarget(location, from: target), allow.refusal(of: next.host) == nil else {
+                return measurement.fail(.redirectNotFollowed)
+            }
             let resolveStart = MonotonicInstant.now()
             let resolved = try resolve(next.host, module: module, deadline: deadline)
             measurement.lookup += MonotonicInstant.now() - resolveStart
-            guard let resolved else { return }
+            guard let resolved else { return measurement.fail(.nameNotResolved) }
             (address, target) = (resolved, next)
         }
     }

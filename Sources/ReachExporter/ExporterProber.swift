@@ -30,6 +30,7 @@ public struct ExporterProber: Sendable {
         let resolveStart = MonotonicInstant.now()
         let address = try resolve(request.target.host, module: request.module, deadline: deadline)
         measurement.lookup = MonotonicInstant.now() - resolveStart
+        if address == nil { measurement.failure = .nameNotResolved }
         if let address {
             measurement.address = address
             switch request.module.prober {
@@ -80,6 +81,8 @@ public struct ExporterProber: Sendable {
             icmp.rttSeconds = reply.roundTrip.secondsValue
             icmp.replyHopLimit = reply.ttl
             measurement.success = true
+        } else {
+            measurement.failure = measurement.routeRefusal.map(ProbeFailureReason.route) ?? .timedOut
         }
         measurement.detail = .icmp(icmp)
     }
@@ -87,7 +90,9 @@ public struct ExporterProber: Sendable {
     private func tcp(_ address: IPAddress, port: UInt16, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement) throws {
         switch try TCPProbe.connect(to: address, port: port, deadline: deadline) {
         case .success: measurement.success = true
-        case .failure(let why): measurement.routeRefusal = why.routeRefusal
+        case .failure(let why):
+            measurement.routeRefusal = why.routeRefusal
+            measurement.fail(.connect(why))
         }
     }
 
@@ -97,5 +102,6 @@ public struct ExporterProber: Sendable {
         let path = try PathEvaluator.live().evaluate(address)
         measurement.detail = .route(path)
         measurement.success = path.isReachable
+        measurement.failure = path.reason.map(ProbeFailureReason.route)
     }
 }

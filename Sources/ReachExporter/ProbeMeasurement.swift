@@ -15,6 +15,8 @@ public struct ProbeMeasurement: Sendable, Equatable {
     /// The route type behind the kernel's refusal of the echo request's sendto or the
     /// connect, before any packet left; nil when nothing was refused so.
     public var routeRefusal: UnreachableReason?
+    /// Why the probe failed; nil while it has not (reach_probe_failure_info).
+    public var failure: ProbeFailureReason?
     public var detail: Detail
 
     public enum Detail: Sendable, Equatable {
@@ -51,6 +53,12 @@ public struct ProbeMeasurement: Sendable, Equatable {
         self.detail = detail
     }
 
+    /// Ends the probe as failed, for `reason`.
+    mutating func fail(_ reason: ProbeFailureReason) {
+        success = false
+        failure = reason
+    }
+
     /// blackbox_exporter's probe_ip_addr_hash: FNV-1a (32 bits) of the address's bytes.
     public static func addressHash(_ address: IPAddress) -> Double {
         var hash: UInt32 = 2_166_136_261
@@ -73,6 +81,11 @@ public struct ProbeMeasurement: Sendable, Equatable {
             samples.append(MetricSample(
                 "reach_probe_route_refused", help: "1: the kernel refused the destination by its route (the reason) before any packet left",
                 labels: [.init("reason", routeRefusal.rawValue)], value: 1))
+        }
+        if !success, let failure {
+            samples.append(MetricSample(
+                "reach_probe_failure_info", help: "Why the probe failed, from reach-exporter(1)'s list of failure reasons",
+                labels: [.init("reason", failure.rawValue)], value: 1))
         }
         samples.append(MetricSample("probe_success", help: "Displays whether or not the probe was a success", value: success ? 1 : 0))
         samples.append(MetricSample(

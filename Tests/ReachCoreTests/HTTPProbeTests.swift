@@ -52,7 +52,7 @@ final class HTTPProbeTests: XCTestCase {
         guard case .notConnected(let why) = try probe.get(
             .loopback4, host: "127.0.0.1", port: closedPort, path: "/", deadline: deadline, phases: &phases)
         else { return XCTFail("connected to a closed port") }
-        XCTAssertEqual(why, TCPProbe.Failure(detail: "connection refused by 127.0.0.1 port \(closedPort)"))
+        XCTAssertEqual(why, TCPProbe.Failure(.refused, detail: "connection refused by 127.0.0.1 port \(closedPort)"))
     }
 
     func testTCPFailuresKeepTheRouteTypeForTheExporterAndALineForTheCommandLine() throws {
@@ -63,7 +63,7 @@ final class HTTPProbeTests: XCTestCase {
         XCTAssertEqual(refused.routeRefusal, .blackholeRoute)
         XCTAssertEqual(refused.detail, "198.51.100.7 port 443: \(Errno.invalidArgument) (blackhole route)")
         guard case .failure(let late) = TCPProbe.result(of: .timedOut, address: address, port: 443) else { return XCTFail() }
-        XCTAssertEqual(late, TCPProbe.Failure(detail: "timed out connecting to 198.51.100.7 port 443"))
+        XCTAssertEqual(late, TCPProbe.Failure(.timedOut, detail: "timed out connecting to 198.51.100.7 port 443"))
     }
 }
 

@@ -97,6 +97,26 @@ final class ProbeMeasurementTests: XCTestCase {
                        [[.init("reason", "prohibited_route")]])
     }
 
+    /// A failed probe says why, as one series; a passed one has none, whatever was noted on the way.
+    func testAFailedProbeNamesItsReason() {
+        var tcp = ProbeMeasurement(detail: .tcp)
+        tcp.fail(.connect(TCPProbe.Failure(.refused, detail: "connection refused by 192.0.2.1 port 80")))
+        let text = String(decoding: Exposition.render(tcp.samples), as: UTF8.self)
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.contains("reach_probe_failure_info") }, [
+            "# HELP reach_probe_failure_info Why the probe failed, from reach-exporter(1)'s list of failure reasons",
+            "# TYPE reach_probe_failure_info gauge", #"reach_probe_failure_info{reason="connection_refused"} 1.0"#,
+        ])
+        let refused = TCPProbe.Failure(.routeRefused, detail: "", routeRefusal: .blackholeRoute)
+        XCTAssertEqual(ProbeFailureReason.connect(refused), .route(.blackholeRoute))
+        XCTAssertEqual(ProbeFailureReason.connect(refused).rawValue, "blackhole_route")
+        XCTAssertEqual(ProbeFailureReason.connect(TCPProbe.Failure(.timedOut, detail: "")), .timedOut)
+        XCTAssertEqual(ProbeFailureReason.connect(TCPProbe.Failure(.unreachable, detail: "")), .hostUnreachable)
+        var http = ProbeMeasurement(detail: .http(.init()))
+        http.failure = .statusCode
+        http.success = true
+        XCTAssertFalse(names(http.samples).contains("reach_probe_failure_info"))
+    }
+
     func testRedirectTargets() {
         let current = ProbeTarget(host: "web.lab", port: 8080, path: "/a/b?q=1")
         let cases: [(String, ProbeTarget?)] = [

@@ -218,7 +218,14 @@ final class ExporterTests: NamespaceTestCase {
         ("http_2xx", "http://198.18.0.1:8080/", 1, 4), ("http_2xx", "http://198.18.0.1:8080/missing", 0, 4),
         ("http_2xx", "http://[2001:db8::1]:8080/", 1, 6), ("http_2xx", "http://far.lab:8080/", 1, 6),
         ("http_2xx", "http://198.18.0.1:8081/", 0, 4), ("http_2xx", "http://198.18.0.1:8080/sub", 1, 4),
-        ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4),
+        ("http_no_redirect", "http://198.18.0.1:8080/sub", 0, 4), ("tcp_connect", "nosuch.lab:8080", 0, 0),
+    ]
+
+    /// Why reach says each failed case above failed (reach_probe_failure_info's reason).
+    private static let failureReasons: [String: String] = [
+        "icmp 198.18.0.99": "timed_out", "tcp_connect 198.18.0.1:8081": "connection_refused",
+        "http_2xx http://198.18.0.1:8080/missing": "status_code", "http_2xx http://198.18.0.1:8081/": "connection_refused",
+        "http_no_redirect http://198.18.0.1:8080/sub": "status_code", "tcp_connect nosuch.lab:8080": "name_not_resolved",
     ]
 
     /// A blackhole, unreachable or prohibit route refuses the send or the connect: a failed
@@ -266,7 +273,7 @@ final class ExporterTests: NamespaceTestCase {
         try waitForPort(19115, in: namespace, server: blackbox)
         _ = try startExporter(
             ["--config", configPath, "--allow", "198.18.0.0/15", "--allow", "2001:db8::/32", "--allow", "203.0.113.0/24",
-             "--allow", "198.51.100.0/24", "--allow", "far.lab"],
+             "--allow", "198.51.100.0/24", "--allow", "far.lab", "--allow", "nosuch.lab"],
             in: namespace)
     }
 
@@ -289,6 +296,10 @@ final class ExporterTests: NamespaceTestCase {
         let named = mine.filter { $0.key.hasPrefix("reach_probe_route_refused") }
         let expected = refusedReason.map { ["reach_probe_route_refused{reason=\"\($0)\"}": 1.0] } ?? [:]
         XCTAssertEqual(named, expected, "\(module) \(target)")
+        // Every failed probe says why: the route's verdict for a refusal, else the case's reason.
+        let why = probe.success == 1 ? nil : refusedReason ?? Self.failureReasons["\(module) \(target)"] ?? "(none listed)"
+        let failure = mine.filter { $0.key.hasPrefix("reach_probe_failure_info") }
+        XCTAssertEqual(failure, why.map { ["reach_probe_failure_info{reason=\"\($0)\"}": 1.0] } ?? [:], "\(module) \(target)")
         // Every metric blackbox_exporter answered that reach also measures has the same name and labels.
         let shared = Set(blackboxSamples.keys).filter { !$0.hasPrefix("probe_ssl") && !$0.hasPrefix("probe_tls") }
         XCTAssertEqual(shared.subtracting(mine.keys), [], "\(module) \(target): metrics blackbox_exporter has and reach does not")

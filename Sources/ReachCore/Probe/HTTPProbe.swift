@@ -26,8 +26,10 @@ public struct HTTPProbe: Sendable {
         /// A whole response, and its HTTP version from the status line (1.0 or 1.1).
         case response(HTTPResponse, version: Double)
         case notConnected(TCPProbe.Failure)
-        /// Nothing, or not all of a response, came: why, in one line.
+        /// The connection ended before a whole response came: why, in one line.
         case noResponse(String)
+        /// The deadline passed before a whole response came: where it stopped, in one line.
+        case timedOut(String)
         /// Bytes came that are not an HTTP response: what is wrong with them.
         case malformed(String)
     }
@@ -46,7 +48,7 @@ public struct HTTPProbe: Sendable {
         }
         let processingStart = MonotonicInstant.now()
         guard try connection.sendAll(Array(request(host: host, port: port, path: path).utf8), deadline: deadline) else {
-            return .noResponse("timed out sending the request")
+            return .timedOut("timed out sending the request")
         }
         return try read(connection, since: processingStart, deadline: deadline, phases: &phases)
     }
@@ -73,7 +75,7 @@ public struct HTTPProbe: Sendable {
                     phases.processing += now - processingStart
                 }
                 received += bytes
-            case .timedOut: return .noResponse(received.isEmpty ? "timed out waiting for a response" : "timed out reading the response")
+            case .timedOut: return .timedOut(received.isEmpty ? "timed out waiting for a response" : "timed out reading the response")
             case .reset where received.isEmpty: return .noResponse("connection reset")
             case .closed, .reset: break
             }

@@ -74,7 +74,7 @@ public struct NetworkProbeRunner: ProbeRunner {
         switch try HTTPProbe(userAgent: userAgent).get(address, host: host, port: port, path: path, deadline: deadline, phases: &phases) {
         case .response(let response, _): return classify(response)
         case .notConnected(let why): return (.failed, why.detail, nil)
-        case .noResponse(let why): return (.failed, why, nil)
+        case .noResponse(let why), .timedOut(let why): return (.failed, why, nil)
         case .malformed(let why): return (.portal, "unexpected answer (\(why))", nil)
         }
     }

@@ -7,13 +7,26 @@ public enum TCPProbe {
     /// Why no connection came: one line for the command line's verdict, and the route type
     /// for the exporter's reach_probe_route_refused.
     public struct Failure: Error, Equatable, Sendable {
+        /// What answered, or did not: the exporter names it as a failure reason.
+        public enum Kind: Sendable {
+            /// A reset to the SYN (ECONNREFUSED).
+            case refused
+            /// An ICMP error from the network (EHOSTUNREACH, ENETUNREACH after the SYN left).
+            case unreachable
+            /// The kernel refused the destination by its route: `routeRefusal` says which.
+            case routeRefused
+            case timedOut
+        }
+
+        public var kind: Kind
         /// "connection refused by 192.0.2.1 port 80", "timed out connecting to ...".
         public var detail: String
         /// The route type behind the kernel's refusal of the connect, before any packet
         /// left; nil when the answer came from the network or nothing came.
         public var routeRefusal: UnreachableReason?
 
-        public init(detail: String, routeRefusal: UnreachableReason? = nil) {
+        public init(_ kind: Kind, detail: String, routeRefusal: UnreachableReason? = nil) {
+            self.kind = kind
             self.detail = detail
             self.routeRefusal = routeRefusal
         }
@@ -28,13 +41,13 @@ public enum TCPProbe {
     static func result(of outcome: TCPConnection.ConnectOutcome, address: IPAddress, port: UInt16) -> Result<TCPConnection, Failure> {
         switch outcome {
         case .connected(let open): return .success(open)
-        case .refused: return .failure(Failure(detail: "connection refused by \(address) port \(port)"))
-        case .unreachable(let errno): return .failure(Failure(detail: "\(address) port \(port): \(errno)"))
+        case .refused: return .failure(Failure(.refused, detail: "connection refused by \(address) port \(port)"))
+        case .unreachable(let errno): return .failure(Failure(.unreachable, detail: "\(address) port \(port): \(errno)"))
         case .routeRefused(let errno):
             return .failure(Failure(
-                detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
+                .routeRefused, detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
                 routeRefusal: UnreachableReason(routeRefusal: errno)))
-        case .timedOut: return .failure(Failure(detail: "timed out connecting to \(address) port \(port)"))
+        case .timedOut: return .failure(Failure(.timedOut, detail: "timed out connecting to \(address) port \(port)"))
         }
     }
 }
