@@ -30,6 +30,11 @@ public struct ExporterRouter: Sendable {
         public var target: ProbeTarget
         /// How long the probe may take, from the request's arrival.
         public var timeout: TimeSpan
+        /// `debug=true`: the probe's log, metrics and module as text, blackbox_exporter's
+        /// DebugOutput, instead of the metrics.
+        public var debug = false
+        /// The `target` parameter as given, for the debug output's log.
+        public var targetText = ""
     }
 
     public enum Route: Hashable, Sendable {
@@ -80,7 +85,8 @@ public struct ExporterRouter: Sendable {
         guard let timeout = Self.timeout(requested: requested, module: module, offset: timeoutOffset) else {
             return .reply(status: 400, text: "Failed to parse timeout: '\(PrintableText.ascii(requested ?? ""))'")
         }
-        return .probe(ProbeRequest(module: module, target: target, timeout: timeout))
+        let debug = parameters.last { $0.0 == "debug" }?.1 == "true"
+        return .probe(ProbeRequest(module: module, target: target, timeout: timeout, debug: debug, targetText: targetText))
     }
 
     /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the

@@ -147,12 +147,18 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 // waiting in the queue is gone from it, so the answer still beats the scrape's.
                 var started = probe
                 started.timeout -= MonotonicInstant.now() - admitted
-                return Exposition.render(try shared.prober.probe(started).samples)
+                let startTime = RealtimeInstant.now()
+                let measurement = try shared.prober.probe(started)
+                if probe.debug {
+                    return ProbeDebugOutput.render(started, target: probe.targetText, measurement: measurement, started: startTime)
+                }
+                return Exposition.render(measurement.samples)
             }.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
                 case .success(let body):
-                    handler.respond(context: context, status: .ok, body: body, keepAlive: keepAlive, isHead: isHead)
+                    let type = probe.debug ? "text/plain; charset=utf-8" : Exposition.contentType
+                    handler.respond(context: context, status: .ok, body: body, contentType: type, keepAlive: keepAlive, isHead: isHead)
                 case .failure(let error):
                     handler.respond(context: context, status: .internalServerError, text: "probe could not run: \(error)",
                                     keepAlive: keepAlive, isHead: isHead)
