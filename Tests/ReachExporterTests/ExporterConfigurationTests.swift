@@ -326,7 +326,7 @@ final class ExporterConfigurationTests: XCTestCase {
                 tcp: {tls: true}
               i:
                 prober: icmp
-                icmp: {ttl: 64}
+                icmp: {preferred_ip_protocol: ip4, ttl: ~}
             """))
     }
 

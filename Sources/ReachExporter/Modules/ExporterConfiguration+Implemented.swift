@@ -24,6 +24,5 @@ extension ExporterConfiguration {
         "tcp.tls_config.insecure_skip_verify=false",
         "icmp.preferred_ip_protocol",
         "icmp.ip_protocol_fallback",
-        "icmp.ttl=64",
     ]
 }
