@@ -50,13 +50,13 @@ import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 # Rule 3: the exporter's libraries stay in the exporter.
-printf 'import NIOCore\nimport Prometheus\nimport Yams\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
-printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
+printf 'import NIOCore\nimport Prometheus\nimport CYAML\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
+printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport ReachSystem\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
     >"$tree/Sources/ReachExporter/Decisions.swift"
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
 printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
-printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Yams\nimport ReachCLI\n' \
+printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Prometheus\nimport ReachCLI\n' \
     >"$tree/Sources/ReachExporterProbes/Probe.swift"
 printf 'import ReachExporterProbes\n' >"$tree/Sources/ReachCore/Probes.swift"
 printf 'import ReachExporterProbes\n' >"$tree/Sources/reach-exporter/Probes.swift"
@@ -124,7 +124,7 @@ README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
-Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)
@@ -158,7 +158,7 @@ Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExpor
 Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporterProbes/Probe.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
-Sources/ReachExporterProbes/Probe.swift:5: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachExporterProbes/Probe.swift:5: imports Prometheus outside the exporter (kept out of the reach binary)
 Sources/ReachExporterProbes/Probe.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
