@@ -15,11 +15,14 @@ import PackageDescription
 //   ReachCommandLine each command's options declared once: the reader, help, usage errors,
 //                    shell completions; for both executables
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
-//   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap,
-//                    libyaml
+//   ReachSystem      the only Swift module of `reach` that calls the C library: sockets,
+//                    clocks, libcap
+//   ReachExporterSystem  the exporter's own C calls, kept out of `reach`'s binary and
+//                    start-up: libyaml (blackbox.yml) and crypt_r(3) (basic_auth_users)
 //   CReachShims      kernel headers and the macros Swift cannot import
 //   CLibcap          libcap
-//   CYAML            libyaml (blackbox.yml), read through ReachSystem's YAMLNode
+//   CYAML            libyaml, read through ReachExporterSystem's YAMLNode
+//   CCrypt           libxcrypt's crypt.h, through ReachExporterSystem's PasswordHash
 let package = Package(
     name: "reach",
     products: [
@@ -50,17 +53,20 @@ let package = Package(
             pkgConfig: "yaml-0.1",
             providers: [.apt(["libyaml-dev"])]
         ),
+        // crypt_r(3) (libxcrypt, through libc6-dev's libcrypt-dev): bcrypt hashes of the
+        // exporter's web configuration.
+        .systemLibrary(name: "CCrypt"),
         // Kernel headers and what Swift cannot import (macros, CMSG helpers). No logic.
         .target(name: "CReachShims"),
         // Every system call, each through one wrapper (EINTR retried in one helper, errors typed and
         // naming the call), and the value types those calls take and give.
         .target(
             name: "ReachSystem",
-            dependencies: ["CReachShims", "CLibcap", "CYAML"],
-            // crypt_r(3) (libxcrypt, through libc6-dev's libcrypt-dev): bcrypt hashes of the
-            // exporter's web configuration.
-            linkerSettings: [.linkedLibrary("crypt")]
+            dependencies: ["CReachShims", "CLibcap"]
         ),
+        // The exporter's calls into C libraries `reach` does not link (a module that imports a
+        // C module links its library wherever it is linked): libyaml and libcrypt.
+        .target(name: "ReachExporterSystem", dependencies: ["CYAML", "CCrypt"]),
         // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
         // connectivity probes. Decisions only: the system is reached through ReachSystem.
         .target(
@@ -96,6 +102,7 @@ let package = Package(
                 "ReachCommandLine",
                 "ReachCore",
                 "ReachExporterProbes",
+                "ReachExporterSystem",
                 "ReachSystem",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -126,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "ReachExporterTests",
             dependencies: [
-                "ReachExporter", "ReachExporterProbes", "ReachCommandLine", "ReachCore", "ReachSystem", "TestSupport",
+                "ReachExporter", "ReachExporterProbes", "ReachExporterSystem", "ReachCommandLine", "ReachCore", "ReachSystem",
+                "TestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

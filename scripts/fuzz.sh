@@ -45,12 +45,12 @@ module CReachShims {
     export *
 }
 MAP
-imports=(-I "$out/shims" -I Sources/CLibcap -I Sources/CYAML -I "$out/modules")
+imports=(-I "$out/shims" -I Sources/CLibcap -I Sources/CYAML -I Sources/CCrypt -I "$out/modules")
 
-echo "fuzz: building ReachSystem, ReachCore and ReachCommandLine with $sanitize"
+echo "fuzz: building ReachSystem, ReachCore, ReachCommandLine and ReachExporterSystem with $sanitize"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
-for module in ReachSystem ReachCore ReachCommandLine; do
+for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
     "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -67,7 +67,7 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -lyaml -lcrypt -o "$out/fuzz-$name"
+        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/shims.o" -lcap -lyaml -lcrypt -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer

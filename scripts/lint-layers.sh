@@ -5,9 +5,13 @@
 #   scripts/lint-layers.sh [ROOT]    ROOT: the tree to check (default: this repository)
 #
 # 1. Only Sources/ReachSystem imports the C library and the C modules (Glibc, Musl,
-#    CReachShims, CLibcap, CYAML), in any form: `import Glibc`, `@_exported import`,
+#    CReachShims, CLibcap), in any form: `import Glibc`, `@_exported import`,
 #    `@preconcurrency import`, `public import`, `import struct Glibc.stat`... Fuzz and Tests
-#    are no layer and may.
+#    are no layer and may. The exporter's own C calls are Sources/ReachExporterSystem's:
+#    it alone imports CYAML and CCrypt (libyaml and libcrypt, which `reach` must not link:
+#    a Swift module that imports a C module links its library wherever it goes), and the
+#    C library (Glibc, Musl), and nothing else of the project's; only the exporter's
+#    decision and server modules import it.
 # 2. Layers point down: nothing under Sources/ReachCore or Sources/ReachSystem imports
 #    ReachCommandLine (the command-line reader), Sources/ReachSystem imports neither
 #    ReachCore nor ReachCLI, Sources/ReachCore does not import ReachCLI, and
@@ -133,8 +137,16 @@ scan() {
     }
 
     swift && (module = imported($0)) != "" {
-        if (module ~ /^(Glibc|Musl|CReachShims|CLibcap|CYAML)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
+        if (module ~ /^(Glibc|Musl)$/ && FILENAME !~ /^(Sources\/(ReachSystem|ReachExporterSystem)|Fuzz|Tests)\//)
+            violation("imports " module " outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)")
+        if (module ~ /^(CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
             violation("imports " module " outside Sources/ReachSystem (only ReachSystem calls the C library)")
+        if (module ~ /^(CYAML|CCrypt)$/ && FILENAME !~ /^(Sources\/ReachExporterSystem|Fuzz|Tests)\//)
+            violation("imports " module " outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)")
+        if (module ~ /^(Reach|CReach|CLibcap)/ && FILENAME ~ /^Sources\/ReachExporterSystem\//)
+            violation("imports " module " from ReachExporterSystem (it stands on the C libraries alone)")
+        if (module == "ReachExporterSystem" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+            violation("imports ReachExporterSystem outside the exporter (kept out of the reach binary)")
         if (module == "ReachCommandLine" && FILENAME ~ /^Sources\/(ReachCore|ReachSystem)\//)
             violation("imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)")
         if (module ~ /^(ReachSystem|ReachCore|ReachCLI|ReachExporter)$/ && FILENAME ~ /^Sources\/ReachCommandLine\//)

@@ -1,5 +1,6 @@
 import ReachCommandLine
 import ReachCore
+import ReachExporterSystem
 import ReachSystem
 
 /// `--config.file FILE`: modules in blackbox_exporter 0.23's `blackbox.yml` form, read with

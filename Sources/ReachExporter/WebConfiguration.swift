@@ -1,4 +1,5 @@
 import ReachCommandLine
+import ReachExporterSystem
 import ReachSystem
 
 /// `--web.config.file`: Prometheus exporter-toolkit's web configuration (v0.8, as

@@ -1,3 +1,4 @@
+import ReachExporterSystem
 import ReachSystem
 import XCTest
 

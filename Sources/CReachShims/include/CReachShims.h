@@ -27,7 +27,6 @@
 #include <sys/signalfd.h>
 #include <malloc.h>
 #include <sys/prctl.h>
-#include <crypt.h>
 
 // pipe2 is declared only under _GNU_SOURCE, which the Glibc module does not set.
 int pipe2(int pipefd[_Nonnull 2], int flags);

@@ -1,7 +1,8 @@
 import ReachCommandLine
+import ReachExporterSystem
 import ReachSystem
 
-/// The node type the configuration is read from: libyaml's tree, through ReachSystem.
+/// The node type the configuration is read from: libyaml's tree, through ReachExporterSystem.
 typealias Node = YAMLNode
 /// One line naming the key and its line.
 typealias ConfigurationError = ExporterConfiguration.Error

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachExporterSystem
 import ReachSystem
 
 /// The `dns` settings of a module (blackbox_exporter 0.23 `config/config.go` DNSProbe): a

@@ -1,3 +1,4 @@
+import ReachExporterSystem
 import ReachSystem
 
 /// The `grpc` settings of a module (blackbox_exporter 0.23 `config/config.go` GRPCProbe):

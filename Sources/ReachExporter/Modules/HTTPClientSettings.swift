@@ -1,3 +1,4 @@
+import ReachExporterSystem
 import ReachSystem
 
 /// The HTTP client's settings blackbox_exporter's http prober takes inline (prometheus/common

@@ -1,3 +1,4 @@
+import ReachExporterSystem
 import ReachSystem
 
 /// `tls_config` (prometheus/common `config/http_config.go` TLSConfig, as blackbox_exporter

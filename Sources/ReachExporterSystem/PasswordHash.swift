@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CReachShims
+import CCrypt
 
 /// Passwords checked against crypt(5) hashes (`$2b$`, `$2y$`: bcrypt) with libxcrypt's
 /// crypt_r(3), the way Prometheus's exporter-toolkit checks `basic_auth_users`.

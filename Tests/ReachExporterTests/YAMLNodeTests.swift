@@ -1,4 +1,4 @@
-import ReachSystem
+import ReachExporterSystem
 import XCTest
 
 /// libyaml's tree as the exporter's configuration reads it: yaml.v3's scalars, lines, and
