@@ -123,3 +123,10 @@ public struct ExporterProber: Sendable {
         measurement.failure = path.reason.map(ProbeFailureReason.route)
     }
 }
+
+/// The icmp prober's own.
+extension ProbeFailureReason {
+    /// The kernel refused to send the echo request (EMSGSIZE): larger than the path's MTU
+    /// with dont_fragment set.
+    public static let packetTooBig = Self(rawValue: "packet_too_big")
+}

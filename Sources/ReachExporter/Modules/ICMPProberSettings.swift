@@ -35,10 +35,3 @@ public struct ICMPProberSettings: Hashable, Sendable {
         return settings
     }
 }
-
-/// The icmp prober's own.
-extension ProbeFailureReason {
-    /// The kernel refused to send the echo request (EMSGSIZE): larger than the path's MTU
-    /// with dont_fragment set.
-    public static let packetTooBig = Self(rawValue: "packet_too_big")
-}
