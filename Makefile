@@ -42,7 +42,7 @@ EXPORTER_FLAGS = -c release --static-swift-stdlib --scratch-path .build-exporter
 EXPORTER_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
 EXPORTER_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # lld with RELR, as for reach: fewer relocated pages of data written at start, so less
-# resident memory (the binary links Foundation, through Yams).
+# resident memory.
 EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 
 .PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order

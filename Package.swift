@@ -6,7 +6,7 @@ import PackageDescription
 //
 //   reach            entry point
 //   reach-exporter   the Prometheus exporter's entry point and HTTP server (SwiftNIO)
-//   ReachExporter    the exporter's decisions: modules, config (Yams), allow list, metrics
+//   ReachExporter    the exporter's decisions: modules, config, allow list, metrics
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
 //   ReachExporterProbes  the exporter's own probes, those `reach` does not run: a TCP
@@ -15,9 +15,14 @@ import PackageDescription
 //   ReachCommandLine each command's options declared once: the reader, help, usage errors,
 //                    shell completions; for both executables
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
-//   ReachSystem      the only Swift module that calls the C library: sockets, clocks, libcap
+//   ReachSystem      the only Swift module of `reach` that calls the C library: sockets,
+//                    clocks, libcap
+//   ReachExporterSystem  the exporter's own C calls, kept out of `reach`'s binary and
+//                    start-up: libyaml (blackbox.yml) and crypt_r(3) (basic_auth_users)
 //   CReachShims      kernel headers and the macros Swift cannot import
 //   CLibcap          libcap
+//   CYAML            libyaml, read through ReachExporterSystem's YAMLNode
+//   CCrypt           libxcrypt's crypt.h, through ReachExporterSystem's PasswordHash
 let package = Package(
     name: "reach",
     products: [
@@ -27,11 +32,11 @@ let package = Package(
         .library(name: "ReachCore", targets: ["ReachCore", "ReachSystem"]),
     ],
     dependencies: [
-        // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits),
-        // the exposition format, and blackbox.yml.
+        // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits)
+        // and the exposition format. blackbox.yml is read with libyaml directly (CYAML): Yams,
+        // its Swift wrapper, imports Foundation, which brought ICU into the exporter.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         // gRPC's health check: HTTP/2 frames and HPACK (the exporter's probes only).
         .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
     ],
@@ -42,6 +47,15 @@ let package = Package(
             pkgConfig: "libcap",
             providers: [.apt(["libcap-dev"])]
         ),
+        // libyaml, found through pkg-config; `apt-get install libyaml-dev` provides it.
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"])]
+        ),
+        // crypt_r(3) (libxcrypt, through libc6-dev's libcrypt-dev): bcrypt hashes of the
+        // exporter's web configuration.
+        .systemLibrary(name: "CCrypt"),
         // Kernel headers and what Swift cannot import (macros, CMSG helpers). No logic.
         .target(name: "CReachShims"),
         // Every system call, each through one wrapper (EINTR retried in one helper, errors typed and
@@ -50,6 +64,9 @@ let package = Package(
             name: "ReachSystem",
             dependencies: ["CReachShims", "CLibcap"]
         ),
+        // The exporter's calls into C libraries `reach` does not link (a module that imports a
+        // C module links its library wherever it is linked): libyaml and libcrypt.
+        .target(name: "ReachExporterSystem", dependencies: ["CYAML", "CCrypt"]),
         // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
         // connectivity probes. Decisions only: the system is reached through ReachSystem.
         .target(
@@ -85,12 +102,12 @@ let package = Package(
                 "ReachCommandLine",
                 "ReachCore",
                 "ReachExporterProbes",
+                "ReachExporterSystem",
                 "ReachSystem",
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "Yams", package: "Yams"),
             ],
-            // Yams imports Foundation; without this its String methods would be usable here
-            // unimported, and the exporter's decisions would lean on Foundation unseen.
+            // No Foundation reaches this module; should a dependency bring it again, its String
+            // methods would still not be usable here unimported.
             swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]
         ),
         // The exporter's HTTP server (SwiftNIO) and entry point.
@@ -116,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "ReachExporterTests",
             dependencies: [
-                "ReachExporter", "ReachExporterProbes", "ReachCommandLine", "ReachCore", "ReachSystem",
+                "ReachExporter", "ReachExporterProbes", "ReachExporterSystem", "ReachCommandLine", "ReachCore", "ReachSystem",
+                "TestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),

@@ -18,6 +18,11 @@ runs=${FUZZ_RUNS:-}
 swiftc=${SWIFTC:-swiftc}
 sanitize="-sanitize=fuzzer,address"
 
+# The exporter's module model: what a module is, and blackbox.yml read into it.
+exporter_modules="Sources/ReachExporter/ExporterModule.swift Sources/ReachExporter/ExporterModule+YAML.swift"
+exporter_modules+=" Sources/ReachExporter/ExporterConfiguration.swift Sources/ReachExporter/ExporterLog.swift"
+exporter_modules+=" $(find Sources/ReachExporter/Modules -name '*.swift' | sort | tr '\n' ' ')"
+
 # name | entry file in Fuzz/Targets | extra sources | longest input
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
@@ -27,7 +32,8 @@ targets=(
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
     "dns|DNSFuzzTarget.swift||1024"
-    "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift Sources/ReachExporter/ExporterModule.swift|1024"
+    "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift $exporter_modules|1024"
+    "exporter-config|ExporterConfigurationFuzzTarget.swift|$exporter_modules|8192"
 )
 selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}
 
@@ -39,12 +45,12 @@ module CReachShims {
     export *
 }
 MAP
-imports=(-I "$out/shims" -I Sources/CLibcap -I "$out/modules")
+imports=(-I "$out/shims" -I Sources/CLibcap -I Sources/CYAML -I Sources/CCrypt -I "$out/modules")
 
-echo "fuzz: building ReachSystem, ReachCore and ReachCommandLine with $sanitize"
+echo "fuzz: building ReachSystem, ReachCore, ReachCommandLine and ReachExporterSystem with $sanitize"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
-for module in ReachSystem ReachCore ReachCommandLine; do
+for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
     "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -61,7 +67,7 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/shims.o" -lcap -o "$out/fuzz-$name"
+        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/shims.o" -lcap -lyaml -lcrypt -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer

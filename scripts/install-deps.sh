@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a target needs, only those missing.
-#   scripts/install-deps.sh build   libcap-dev (to build reach)
+#   scripts/install-deps.sh build   libcap-dev and libyaml-dev (to build reach)
 #   scripts/install-deps.sh deb     also debhelper and lintian (make deb, make test-deb)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
@@ -19,7 +19,7 @@
 #                                   grpc prober's tests run its health server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libcap-dev pkg-config)
+packages=(libcap-dev libyaml-dev pkg-config)
 # make deb: debhelper and lintian; make test-deb adds what it checks with.
 if [ "${1:-build}" = deb ]; then
   packages+=(debhelper lintian libcap2-bin systemd python3)

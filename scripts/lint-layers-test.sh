@@ -6,7 +6,7 @@ set -euo pipefail
 lint="$(cd "$(dirname "$0")" && pwd)/lint-layers.sh"
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Sources/ReachExporter,Sources/ReachExporterProbes,Sources/reach-exporter,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
+mkdir -p "$tree"/{Sources/ReachCore,Sources/ReachSystem,Sources/ReachCLI,Sources/ReachExporter,Sources/ReachExporterProbes,Sources/ReachExporterSystem,Sources/reach-exporter,Tests/SomeTests,Fuzz/Targets,Fuzz/corpus,docs,scripts}
 
 # Rule 1: the C library and the C modules, in every import form, outside ReachSystem.
 cat >"$tree/Sources/ReachCore/Imports.swift" <<'EOF'
@@ -50,15 +50,20 @@ import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 # Rule 3: the exporter's libraries stay in the exporter.
-printf 'import NIOCore\nimport Prometheus\nimport Yams\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
-printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport Yams\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
+printf 'import NIOCore\nimport Prometheus\nimport CYAML\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
+printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport ReachSystem\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
     >"$tree/Sources/ReachExporter/Decisions.swift"
 printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
 printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
-printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Yams\nimport ReachCLI\n' \
+printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Prometheus\nimport ReachCLI\n' \
     >"$tree/Sources/ReachExporterProbes/Probe.swift"
 printf 'import ReachExporterProbes\n' >"$tree/Sources/ReachCore/Probes.swift"
+# Rule 1: libyaml and libcrypt only through ReachExporterSystem, which stands on C alone.
+printf 'import Glibc\nimport CYAML\nimport CCrypt\nimport ReachSystem\nimport CReachShims\n' >"$tree/Sources/ReachExporterSystem/YAML.swift"
+printf 'import CYAML\n' >"$tree/Sources/ReachSystem/YAML.swift"
+printf 'import ReachExporterSystem\n' >"$tree/Sources/ReachCore/Crypt.swift"
+printf 'import ReachExporterSystem\n' >"$tree/Sources/ReachExporter/Config.swift"
 printf 'import ReachExporterProbes\n' >"$tree/Sources/reach-exporter/Probes.swift"
 # Rule 3: the exporter opens no socket of its own (the one-echo ICMP probe's aside).
 cat >"$tree/Sources/ReachExporter/Sockets.swift" <<'EOF'
@@ -121,10 +126,10 @@ expected='README.md:1: links to docs/MISSING.md, which is not in the repository
 README.md:2: links to ../outside.md, which is not in the repository
 README.md:3: names docs/GONE.md, which is not in the repository
 README.md:4: links to docs/GONE2.md, which is not in the repository
-Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
-Sources/ReachCLI/Exporter.swift:3: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)
@@ -133,20 +138,21 @@ Sources/ReachCore/Cite.swift:2: cites REFERENCE, a document outside the reposito
 Sources/ReachCore/Cite.swift:3: names a path into shared/, outside the repository
 Sources/ReachCore/Cite.swift:4: cites an issue number
 Sources/ReachCore/Cite.swift:5: cites an issue number
+Sources/ReachCore/Crypt.swift:1: imports ReachExporterSystem outside the exporter (kept out of the reach binary)
 Sources/ReachCore/Docs.swift:1: names docs/ARCHITECTURE.md, which is not in the repository
 Sources/ReachCore/Docs.swift:2: links to ../../docs/NOPE.md, which is not in the repository
 Sources/ReachCore/Docs.swift:4: names docs/BLOCK.md, which is not in the repository
 Sources/ReachCore/Docs.swift:5: names docs/BLOCK2.md, which is not in the repository
-Sources/ReachCore/Imports.swift:1: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCore/Imports.swift:2: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:1: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
+Sources/ReachCore/Imports.swift:2: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCore/Imports.swift:3: imports CReachShims outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCore/Imports.swift:4: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCore/Imports.swift:5: imports Musl outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:4: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
+Sources/ReachCore/Imports.swift:5: imports Musl outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCore/Imports.swift:6: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
-Sources/ReachCore/Imports.swift:7: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:7: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCore/Imports.swift:8: imports CLibcap outside Sources/ReachSystem (only ReachSystem calls the C library)
 Sources/ReachCore/Imports.swift:9: imports Foundation in Sources (start-up cost; it also re-exports Glibc)
-Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCore/Layers.swift:1: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
 Sources/ReachCore/Probes.swift:1: imports ReachExporterProbes outside the exporter (kept out of the reach binary)
@@ -158,11 +164,15 @@ Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExpor
 Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
 Sources/ReachExporterProbes/Probe.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
-Sources/ReachExporterProbes/Probe.swift:5: imports Yams outside the exporter (kept out of the reach binary)
+Sources/ReachExporterProbes/Probe.swift:5: imports Prometheus outside the exporter (kept out of the reach binary)
 Sources/ReachExporterProbes/Probe.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
+Sources/ReachExporterSystem/YAML.swift:4: imports ReachSystem from ReachExporterSystem (it stands on the C libraries alone)
+Sources/ReachExporterSystem/YAML.swift:5: imports CReachShims outside Sources/ReachSystem (only ReachSystem calls the C library)
+Sources/ReachExporterSystem/YAML.swift:5: imports CReachShims from ReachExporterSystem (it stands on the C libraries alone)
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:6: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
+Sources/ReachSystem/YAML.swift:1: imports CYAML outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)
 docs/B.md:1: links to README.md, which is not in the repository
 scripts/run:2: names docs/RUN.md, which is not in the repository
 scripts/tool.py:1: names docs/GONE.md, which is not in the repository
@@ -180,6 +190,9 @@ fi
 # A tree that breaks no rule passes, silently.
 rm -rf "$tree/Sources/ReachCore" "$tree/Sources/ReachCLI" "$tree/Sources/ReachExporter" "$tree/Sources/ReachExporterProbes" "$tree/Sources/ReachCommandLine" "$tree/README.md" "$tree/docs/B.md" "$tree/scripts"
 sed -i '/^import ReachCore$/d; /^@testable import ReachCLI$/d; /^import ReachCommandLine$/d' "$tree/Sources/ReachSystem/System.swift"
+# Glibc, CYAML and CCrypt in ReachExporterSystem pass.
+rm "$tree/Sources/ReachSystem/YAML.swift"
+sed -i '/^import ReachSystem$/d; /^import CReachShims$/d' "$tree/Sources/ReachExporterSystem/YAML.swift"
 if ! actual=$("$lint" "$tree" 2>&1) || [ -n "$actual" ]; then
     echo "lint-layers-test: a clean tree failed: $actual" >&2
     exit 1

@@ -7,7 +7,11 @@
 # 1. Only Sources/ReachSystem imports the C library and the C modules (Glibc, Musl,
 #    CReachShims, CLibcap), in any form: `import Glibc`, `@_exported import`,
 #    `@preconcurrency import`, `public import`, `import struct Glibc.stat`... Fuzz and Tests
-#    are no layer and may.
+#    are no layer and may. The exporter's own C calls are Sources/ReachExporterSystem's:
+#    it alone imports CYAML and CCrypt (libyaml and libcrypt, which `reach` must not link:
+#    a Swift module that imports a C module links its library wherever it goes), and the
+#    C library (Glibc, Musl), and nothing else of the project's; only the exporter's
+#    decision and server modules import it.
 # 2. Layers point down: nothing under Sources/ReachCore or Sources/ReachSystem imports
 #    ReachCommandLine (the command-line reader), Sources/ReachSystem imports neither
 #    ReachCore nor ReachCLI, Sources/ReachCore does not import ReachCLI, and
@@ -16,18 +20,17 @@
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
 #    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point) and
 #    Sources/ReachExporterProbes (the exporter's own probes: HTTP/2 for gRPC);
-#    Prometheus and Yams only in Sources/reach-exporter and Sources/ReachExporter (the
+#    Prometheus only in Sources/reach-exporter and Sources/ReachExporter (the
 #    exporter's decisions and its probes' blackbox_exporter shape: no NIO there either);
 #    ReachExporter imported only by Sources/reach-exporter, ReachExporterProbes only by the
-#    exporter's two modules; ReachExporterProbes imports neither of them, Prometheus nor
-#    Yams; none of the three imports ReachCLI.
+#    exporter's two modules; ReachExporterProbes imports neither of them nor Prometheus;
+#    none of the three imports ReachCLI.
 #    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
 #    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
 #    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
 #    exception: ExporterProber.swift's icmp module opens its ICMPSocket itself, to time the
 #    set-up phase as blackbox_exporter does, and hands it to ReachCore's ICMPEchoProbe.
-#    (Yams imports Foundation inside itself: that links Foundation into reach-exporter, not
-#    into reach. The exporter's own files import no Foundation, as everywhere in Sources.)
+#    The exporter's own files import no Foundation, as everywhere in Sources.
 # 4. Comments and docs cite only what a clone holds: no reference document kept outside
 #    the repository (its name or its section signs), no path into a shared directory, no
 #    issue numbers. Checked in every text file, string literals too (help texts are docs).
@@ -134,8 +137,16 @@ scan() {
     }
 
     swift && (module = imported($0)) != "" {
-        if (module ~ /^(Glibc|Musl|CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
+        if (module ~ /^(Glibc|Musl)$/ && FILENAME !~ /^(Sources\/(ReachSystem|ReachExporterSystem)|Fuzz|Tests)\//)
+            violation("imports " module " outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)")
+        if (module ~ /^(CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
             violation("imports " module " outside Sources/ReachSystem (only ReachSystem calls the C library)")
+        if (module ~ /^(CYAML|CCrypt)$/ && FILENAME !~ /^(Sources\/ReachExporterSystem|Fuzz|Tests)\//)
+            violation("imports " module " outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)")
+        if (module ~ /^(Reach|CReach|CLibcap)/ && FILENAME ~ /^Sources\/ReachExporterSystem\//)
+            violation("imports " module " from ReachExporterSystem (it stands on the C libraries alone)")
+        if (module == "ReachExporterSystem" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+            violation("imports ReachExporterSystem outside the exporter (kept out of the reach binary)")
         if (module == "ReachCommandLine" && FILENAME ~ /^Sources\/(ReachCore|ReachSystem)\//)
             violation("imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)")
         if (module ~ /^(ReachSystem|ReachCore|ReachCLI|ReachExporter)$/ && FILENAME ~ /^Sources\/ReachCommandLine\//)
@@ -150,7 +161,7 @@ scan() {
             violation("imports " module " outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)")
         if (module == "ReachExporterProbes" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports ReachExporterProbes outside the exporter (kept out of the reach binary)")
-        if (module ~ /^(Prometheus|Yams)$/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+        if (module ~ /^(Prometheus)$/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports " module " outside the exporter (kept out of the reach binary)")
         if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")

@@ -14,14 +14,14 @@ public func fuzzExporterRequest(_ start: UnsafeRawPointer?, _ count: Int) -> CIn
     let header = parts.count > 2 ? parts[2] : nil
     switch FuzzRouter.router.route(method: method, uri: uri, scrapeTimeout: header) {
     case .probe(let probe):
-        precondition(probe.timeoutSeconds > 0 && probe.timeoutSeconds <= ExporterRouter.longestProbe, "timeout \(probe.timeoutSeconds)")
+        precondition(probe.timeout > .zero && probe.timeout <= ExporterRouter.longestProbe, "timeout \(probe.timeout)")
         precondition(FuzzRouter.router.allow.refusal(of: probe.target.host) == nil, "probe of \(probe.target.host) outside --allow")
         if probe.module.prober == .tcp || probe.module.prober == .http { precondition((probe.target.port ?? 0) > 0, "no port") }
     case .reply(let status, let text):
         precondition([200, 400, 403, 404, 405].contains(status), "status \(status)")
         precondition(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "unprintable reason '\(text)'")
         precondition(text.utf8.count <= 260, "reason of \(text.utf8.count) bytes")
-    case .metrics:
+    case .metrics, .reload:
         break
     }
     return 0
@@ -29,7 +29,7 @@ public func fuzzExporterRequest(_ start: UnsafeRawPointer?, _ count: Int) -> CIn
 
 enum FuzzRouter {
     static let router = ExporterRouter(
-        modules: ExporterModule.defaults + [ExporterModule(name: "quick", prober: .icmp, timeout: 2)],
+        modules: ExporterModule.defaults + [ExporterModule(name: "quick", prober: .icmp, timeout: .seconds(2))],
         allow: AllowList(entries: [
             try! AllowList.entry("198.51.100.0/24"), try! AllowList.entry("2001:db8::/32"), try! AllowList.entry("web.lab"),
             try! AllowList.entry("*.probe.lab"),

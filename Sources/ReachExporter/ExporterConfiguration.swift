@@ -1,11 +1,13 @@
 import ReachCommandLine
 import ReachCore
+import ReachExporterSystem
 import ReachSystem
-import Yams
 
-/// `--config FILE`: modules in blackbox_exporter's `blackbox.yml` form, read with Yams. Only
-/// what reach runs is accepted; any other key is an error naming it and its line, so that
-/// a module never silently means less than it says.
+/// `--config.file FILE`: modules in blackbox_exporter 0.23's `blackbox.yml` form, read with
+/// libyaml as its decoder reads them (`config/config.go`: yaml.v3, unknown keys refused).
+/// Every key of every prober is read into typed settings with blackbox_exporter's defaults;
+/// a key that reach does not run yet is refused (`implemented`), so that a module never
+/// silently means less than it says.
 public enum ExporterConfiguration {
     public struct Error: Swift.Error, Equatable, CustomStringConvertible {
         public var message: String
@@ -17,105 +19,70 @@ public enum ExporterConfiguration {
         }
     }
 
-    public static func parse(_ text: String) throws(Error) -> [ExporterModule] {
+    /// The modules of `text`; `checkingImplemented` false reads blackbox_exporter's whole form,
+    /// probers and keys that reach does not run yet included (such modules cannot be served).
+    public static func parse(_ text: String, checkingImplemented: Bool = true) throws(Error) -> [ExporterModule] {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try YAMLNode.parse(Array(text.utf8))
         } catch {
-            throw Error(nil, "not YAML: \(String(describing: error).split(separator: "\n").first ?? "")")
+            throw Error(error.line, error.message)
         }
         guard let root else { throw Error(nil, "empty: no modules") }
-        guard let top = root.mapping else { throw Error(root.mark?.line, "expected a mapping with 'modules'") }
         var modules: [ExporterModule] = []
-        for (key, value) in top {
-            guard key.string == "modules" else { throw unsupported(key) }
+        try ConfigurationReader(prober: "").fields(root, at: "") { key, value throws(Error) in
+            guard key == "modules" else { return false }
             guard let entries = value.mapping else { throw Error(value.mark?.line, "'modules' must be a mapping of names to modules") }
             for (name, body) in entries {
                 guard let moduleName = name.string, !moduleName.isEmpty else { throw Error(name.mark?.line, "a module needs a name") }
                 if modules.contains(where: { $0.name == moduleName }) {
                     throw Error(name.mark?.line, "module '\(moduleName)' appears twice")
                 }
-                modules.append(try module(moduleName, body))
+                modules.append(try module(moduleName, body, checkingImplemented: checkingImplemented))
             }
+            return true
         }
         if modules.isEmpty { throw Error(root.mark?.line, "no modules") }
         return modules
     }
 
-    private static func unsupported(_ key: Node) -> Error {
-        Error(key.mark?.line, "unsupported key '\(key.string ?? "?")'")
-    }
-
-    private static func module(_ name: String, _ body: Node) throws(Error) -> ExporterModule {
+    private static func module(_ name: String, _ body: Node, checkingImplemented: Bool) throws(Error) -> ExporterModule {
         guard let fields = body.mapping else { throw Error(body.mark?.line, "module '\(name)' must be a mapping") }
-        var prober: ExporterModule.Prober?
-        var timeout: TimeSpan?
-        var settings: [(key: Node, value: Node)] = []
-        for (key, value) in fields {
-            switch key.string {
-            case "prober":
-                guard let text = value.string, let chosen = ExporterModule.Prober(rawValue: text) else {
-                    throw Error(value.mark?.line, "unsupported prober '\(value.string ?? "?")' (icmp, tcp, http, dns, grpc or route)")
-                }
-                prober = chosen
-            case "timeout":
-                guard let text = value.string, let seconds = ExporterModule.seconds(text), seconds > 0 else {
-                    throw Error(value.mark?.line, "timeout: not a duration: '\(value.string ?? "?")' (5s, 500ms, 1m)")
-                }
-                timeout = ExporterModule.span(seconds: seconds)
-            case "icmp", "tcp", "http", "dns", "grpc":
-                settings.append((key, value))
-            default:
-                throw unsupported(key)
-            }
+        guard let proberNode = fields.first(where: { $0.key.string == "prober" })?.value else {
+            throw Error(body.mark?.line, "module '\(name)' has no prober")
         }
-        guard let prober else { throw Error(body.mark?.line, "module '\(name)' has no prober") }
-        var module = ExporterModule(name: name, prober: prober, timeout: timeout)
-        // blackbox_exporter's DefaultModule (config.go) sets no grpc defaults: without a grpc
-        // mapping its ip_protocol_fallback is false.
-        if prober == .grpc, settings.isEmpty { module.ipProtocolFallback = false }
-        for (key, value) in settings {
-            guard key.string == prober.rawValue else {
-                throw Error(key.mark?.line, "'\(key.string ?? "?")' settings in a \(prober.rawValue) module")
+        let proberName = proberNode.string ?? "?"
+        let known = ExporterModule.blackboxProbers.contains(proberName)
+        let prober = ExporterModule.Prober(rawValue: proberName)
+        guard prober != nil || known && !checkingImplemented else {
+            if known { throw Error(proberNode.mark?.line, "\(proberName) prober: not yet supported by reach-exporter") }
+            throw Error(proberNode.mark?.line, "unknown prober '\(proberName)' (http, tcp, icmp, dns, grpc or reach's route)")
+        }
+        // A prober reach does not run, read for its form alone: its settings are still checked.
+        var module = ExporterModule(name: name, prober: prober ?? .route)
+        let reader = ConfigurationReader(prober: proberName, checksImplemented: checkingImplemented)
+        try reader.fields(body, at: "") { key, value throws(Error) in
+            switch key {
+            case "prober": break
+            case "timeout": module.timeout = try timeout(value)
+            case "http": module.http = try HTTPProberSettings.parse(value, reader)
+            case "tcp": module.tcp = try TCPProberSettings.parse(value, reader)
+            case "icmp": module.icmp = try ICMPProberSettings.parse(value, reader)
+            case "dns": module.dns = try DNSProberSettings.parse(value, reader)
+            case "grpc": module.grpc = try GRPCProberSettings.parse(value, reader)
+            default: return false
             }
-            if prober == .dns { try DNSProberSettings.parse(value, into: &module) } else { try apply(value, to: &module) }
+            return true
         }
         return module
     }
 
-    private static func apply(_ node: Node, to module: inout ExporterModule) throws(Error) {
-        guard let fields = node.mapping else { throw Error(node.mark?.line, "expected a mapping") }
-        for (key, value) in fields {
-            switch key.string {
-            case "preferred_ip_protocol":
-                guard let text = value.string, let chosen = ExporterModule.IPProtocol(rawValue: text) else {
-                    throw Error(value.mark?.line, "preferred_ip_protocol: '\(value.string ?? "?")' is neither ip4 nor ip6")
-                }
-                module.preferredIPProtocol = chosen
-            case "ip_protocol_fallback":
-                guard let flag = value.bool else { throw Error(value.mark?.line, "ip_protocol_fallback: not true or false") }
-                module.ipProtocolFallback = flag
-            case "valid_status_codes" where module.prober == .http:
-                guard let codes = value.sequence else { throw Error(value.mark?.line, "valid_status_codes: expected a list") }
-                var valid: [Int] = []
-                for code in codes {
-                    guard let number = code.int, (100...599).contains(number) else {
-                        throw Error(code.mark?.line, "valid_status_codes: not an HTTP status code: '\(code.string ?? "?")'")
-                    }
-                    valid.append(number)
-                }
-                module.validStatusCodes = valid
-            case "follow_redirects" where module.prober == .http:
-                guard let flag = value.bool else { throw Error(value.mark?.line, "follow_redirects: not true or false") }
-                module.followRedirects = flag
-            case "method" where module.prober == .http:
-                guard value.string == "GET" else { throw Error(value.mark?.line, "method: only GET is supported") }
-            case let name? where module.prober == .tcp && TCPProberSettings.keys.contains(name): try module.tcp.parse(name, value)
-            case let name? where module.prober == .icmp && ICMPProberSettings.keys.contains(name): try module.icmp.parse(name, value)
-            case let name? where module.prober == .grpc && GRPCProberSettings.keys.contains(name): try module.grpc.parse(name, value)
-            default:
-                throw unsupported(key)
-            }
+    /// Go's time.Duration as yaml.v3 reads it (time.ParseDuration); 0 or none: the scrape's.
+    private static func timeout(_ node: Node) throws(Error) -> TimeSpan? {
+        let text = try node.text("timeout")
+        guard let seconds = ExporterModule.goDurationSeconds(text), seconds >= 0 else {
+            throw Error(node.mark?.line, "timeout: not a duration: '\(text)' (5s, 500ms, 1m30s)")
         }
+        return seconds == 0 ? nil : ExporterModule.span(seconds: seconds)
     }
 }

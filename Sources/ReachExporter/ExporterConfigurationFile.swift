@@ -6,7 +6,7 @@ import ReachSystem
 /// `POST /-/reload` (blackbox_exporter's `main.go`, `reloadConfig`). A new file that cannot
 /// be read or parsed leaves the old configuration in force; the outcome is two gauges,
 /// blackbox_exporter's `*_config_last_reload_successful` and
-/// `*_config_last_reload_success_timestamp_seconds` under reach-exporter's prefix.
+/// `*_config_last_reload_success_timestamp_seconds`, under reach-exporter's prefix and its.
 public final class ExporterConfigurationFile: @unchecked Sendable {
     /// The largest file read: a blackbox.yml is a few kilobytes.
     static let limit = 1 << 20
@@ -23,9 +23,11 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     }
 
     /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`.
-    public init(path: String?, allow: AllowList, now: RealtimeInstant) throws(Failure) {
+    public init(
+        path: String?, allow: AllowList, timeoutOffset: TimeSpan = ExporterRouter.timeoutOffset, now: RealtimeInstant
+    ) throws(Failure) {
         self.path = path
-        current = ExporterRouter(modules: try Self.modules(at: path), allow: allow)
+        current = ExporterRouter(modules: try Self.modules(at: path), allow: allow, timeoutOffset: timeoutOffset)
         lastSuccessTime = now
     }
 
@@ -50,14 +52,18 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
         }
     }
 
+    /// The gauges under reach-exporter's prefix, and the same under blackbox_exporter's
+    /// (`config/config.go`), so that its users' alerts on reloads keep working.
     public var samples: [MetricSample] {
         lock.withLock {
-            [
-                MetricSample("reach_exporter_config_last_reload_successful", help: "Reach exporter config loaded successfully.",
-                             value: lastSucceeded ? 1 : 0),
-                MetricSample("reach_exporter_config_last_reload_success_timestamp_seconds",
-                             help: "Timestamp of the last successful configuration reload.", value: lastSuccessTime.secondsSinceEpoch),
-            ]
+            [("reach_exporter", "Reach"), ("blackbox_exporter", "Blackbox")].flatMap { prefix, name in
+                [
+                    MetricSample("\(prefix)_config_last_reload_successful", help: "\(name) exporter config loaded successfully.",
+                                 value: lastSucceeded ? 1 : 0),
+                    MetricSample("\(prefix)_config_last_reload_success_timestamp_seconds",
+                                 help: "Timestamp of the last successful configuration reload.", value: lastSuccessTime.secondsSinceEpoch),
+                ]
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 import ReachSystem
 
-/// A module of blackbox_exporter's `blackbox.yml` (`config/config.go`), the subset reach
-/// runs: a prober, a timeout, the IP protocol choice, for HTTP the valid status codes, and
-/// the tcp, icmp and grpc probers' own settings.
+/// A module of blackbox_exporter's `blackbox.yml` (`config/config.go` Module): a prober, a
+/// timeout, and each prober's settings with blackbox_exporter's defaults (each in its own
+/// file under Modules/). A module names one prober; the other probers' settings are read and
+/// checked, then unused, as blackbox_exporter does.
 public struct ExporterModule: Hashable, Sendable {
     public enum Prober: String, Hashable, Sendable, CaseIterable {
         case icmp
@@ -19,23 +20,41 @@ public struct ExporterModule: Hashable, Sendable {
         case ip6
     }
 
+    /// The probers blackbox_exporter 0.23 has (`prober/prober.go`), whether reach runs them or not yet.
+    static let blackboxProbers = ["http", "tcp", "icmp", "dns", "grpc"]
+
     public var name: String
     public var prober: Prober
     /// nil: the scrape's timeout less half a second (blackbox_exporter's `prober/handler.go`
     /// getTimeout).
     public var timeout: TimeSpan?
-    /// blackbox_exporter's default is ip6 with a fallback to ip4 (`prober/utils.go` chooseProtocol).
-    public var preferredIPProtocol: IPProtocol = .ip6
-    public var ipProtocolFallback = true
-    /// Empty: any 2xx (`prober/http.go`).
-    public var validStatusCodes: [Int] = []
-    /// blackbox_exporter's `follow_redirects` (common's HTTPClientConfig), true by default.
-    public var followRedirects = true
-    /// The dns prober's settings (`DNSProberSettings.parse`).
-    public var dns = DNSProberSettings()
+    public var http = HTTPProberSettings()
     public var tcp = TCPProberSettings()
     public var icmp = ICMPProberSettings()
-    public var grpc = GRPCProberSettings()
+    public var dns = DNSProberSettings()
+    /// blackbox_exporter's DefaultModule (`config/config.go`) sets no grpc defaults: without a
+    /// grpc mapping its ip_protocol_fallback is false.
+    public var grpc = GRPCProberSettings.unset
+
+    /// The module's own prober's choice: blackbox_exporter's default is ip6 with a fallback
+    /// to ip4 (`prober/utils.go` chooseProtocol). A route module has no settings: the defaults.
+    public var preferredIPProtocol: IPProtocol { addressChoice.preferred }
+    public var ipProtocolFallback: Bool { addressChoice.fallback }
+
+    private var addressChoice: (preferred: IPProtocol, fallback: Bool) {
+        switch prober {
+        case .http: (http.preferredIPProtocol, http.ipProtocolFallback)
+        case .tcp: (tcp.preferredIPProtocol, tcp.ipProtocolFallback)
+        case .icmp, .route: (icmp.preferredIPProtocol, icmp.ipProtocolFallback)
+        case .dns: (dns.preferredIPProtocol, dns.ipProtocolFallback)
+        case .grpc: (grpc.preferredIPProtocol, grpc.ipProtocolFallback)
+        }
+    }
+
+    /// Empty: any 2xx (`prober/http.go`).
+    public var validStatusCodes: [Int] { http.validStatusCodes }
+    /// blackbox_exporter's `follow_redirects` (common's HTTPClientConfig), true by default.
+    public var followRedirects: Bool { http.client.followRedirects }
 
     public init(name: String, prober: Prober, timeout: TimeSpan? = nil) {
         self.name = name
@@ -71,5 +90,33 @@ public struct ExporterModule: Hashable, Sendable {
 
     public func accepts(statusCode: Int) -> Bool {
         validStatusCodes.isEmpty ? (200...299).contains(statusCode) : validStatusCodes.contains(statusCode)
+    }
+}
+
+extension ExporterModule {
+    /// Go's time.ParseDuration, in seconds: a sign, then numbers each with a unit (ns, us, µs,
+    /// ms, s, m, h), "1m30s", "1.5h"; "0" alone. nil for anything else.
+    static func goDurationSeconds(_ text: String) -> Double? {
+        var rest = Substring(text)
+        var sign = 1.0
+        if let first = rest.first, first == "-" || first == "+" {
+            sign = first == "-" ? -1 : 1
+            rest = rest.dropFirst()
+        }
+        if rest == "0" { return 0 }
+        guard !rest.isEmpty else { return nil }
+        let units: [(String, Double)] = [
+            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
+        ]
+        var total = 0.0
+        while !rest.isEmpty {
+            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
+            guard !number.isEmpty, number != ".", let value = Double(number) else { return nil }
+            rest = rest.dropFirst(number.count)
+            guard let (unit, scale) = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
+            rest = rest.dropFirst(unit.count)
+            total += value * scale
+        }
+        return sign * total
     }
 }

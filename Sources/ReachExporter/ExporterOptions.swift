@@ -29,6 +29,16 @@ public struct ExporterOptions: Equatable, Sendable {
     public var maximumConnections = 2048
     /// What to print instead of serving: help, the version, a completion script, the options.
     public var text: String?
+    /// `--config.check`: read the configuration, say whether it is usable, and exit.
+    public var checkConfigurationOnly = false
+    /// `--web.config.file`: exporter-toolkit's web configuration (basic_auth_users, TLS).
+    public var webConfigPath: String?
+    /// `--timeout-offset`: what is taken off the scrape's timeout (blackbox_exporter's 0.5 s).
+    public var timeoutOffset = ExporterRouter.timeoutOffset
+    /// `--log.level`, `--log.format`.
+    public var log = ExporterLog()
+    /// `--history.limit`: blackbox_exporter's probe history for its web page; reach keeps none.
+    public var historyLimit = 100
 
     public init() {}
 
@@ -44,6 +54,12 @@ public struct ExporterOptions: Equatable, Sendable {
         var queue: String?
         var headerTimeout: String?
         var maxConnections: String?
+        var configCheck = false
+        var webConfig: String?
+        var timeoutOffset: String?
+        var logLevel: String?
+        var logFormat: String?
+        var historyLimit: String?
     }
 
     /// reach-exporter's options, each once: the reader, `--help`, the completions and the man
@@ -69,6 +85,34 @@ public struct ExporterOptions: Equatable, Sendable {
             .value(long: "config", .next, valueName: "file", help: "blackbox.yml's modules (blackbox_exporter's format).") {
                 $0.config = $1
             },
+            // blackbox_exporter 0.23's own flags (its main.go, exporter-toolkit's web flags,
+            // promlog's), as Debian's /etc/default/prometheus-blackbox-exporter writes them.
+            .value(long: "config.file", .next, valueName: "file", help: "The same as --config (blackbox_exporter's name).") {
+                $0.config = $1
+            },
+            .flag(long: "config.check", help: "Read the configuration, say whether it is usable, and exit (0 or 1).") {
+                $0.configCheck = true
+            },
+            .value(long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all.") {
+                $0.listen = $1
+            },
+            .value(
+                long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: basic_auth_users."
+            ) { $0.webConfig = $1 },
+            .value(
+                long: "timeout-offset", .unconditional, valueName: "seconds", default: "0.5",
+                help: "Taken off the scrape's timeout, so that the answer is read in time."
+            ) { $0.timeoutOffset = $1 },
+            .value(long: "log.level", .next, valueName: "level", default: "info", help: "Log this and above: debug, info, warn, error.") {
+                $0.logLevel = $1
+            },
+            .value(long: "log.format", .next, valueName: "format", help: "Log lines as logfmt or json (default: reach's plain lines).") {
+                $0.logFormat = $1
+            },
+            .value(
+                long: "history.limit", .unconditional, valueName: "n", default: "100",
+                help: "Accepted for blackbox_exporter's command lines; reach keeps no probe history."
+            ) { $0.historyLimit = $1 },
             .values(
                 long: "probe", .next, valueName: "spec",
                 help: "Connectivity for reach_connectivity_state: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
@@ -147,7 +191,33 @@ public struct ExporterOptions: Equatable, Sendable {
         if let text = words.concurrency { options.concurrency = try count("--concurrency", text, range: 1...1024) }
         if let text = words.queue { options.queueLength = try count("--queue", text, range: 0...100_000) }
         if let text = words.maxConnections { options.maximumConnections = try count("--max-connections", text, range: 1...1_000_000) }
+        try readBlackboxWords(words, into: &options)
         return options
+    }
+
+    /// blackbox_exporter's flags, each checked as its kingpin declaration checks it.
+    static func readBlackboxWords(_ words: Words, into options: inout ExporterOptions) throws(UsageError) {
+        options.checkConfigurationOnly = words.configCheck
+        options.webConfigPath = words.webConfig
+        if let text = words.timeoutOffset {
+            guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
+                throw UsageError("--timeout-offset: '\(PrintableText.ascii(text))' is not a number of seconds from 0 to 3600")
+            }
+            options.timeoutOffset = TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded()))
+        }
+        if let text = words.logLevel {
+            guard let level = ExporterLog.Level.allCases.first(where: { $0.name == text }) else {
+                throw UsageError("--log.level: '\(PrintableText.ascii(text))' is not one of debug, info, warn, error")
+            }
+            options.log.level = level
+        }
+        if let text = words.logFormat {
+            guard let format = ExporterLog.Format(rawValue: text), format != .plain else {
+                throw UsageError("--log.format: '\(PrintableText.ascii(text))' is not one of logfmt, json")
+            }
+            options.log.format = format
+        }
+        if let text = words.historyLimit { options.historyLimit = try count("--history.limit", text, range: 0...Int(UInt32.max)) }
     }
 
     static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
@@ -156,6 +226,8 @@ public struct ExporterOptions: Equatable, Sendable {
         guard let colon = text.lastIndex(of: ":") else { throw problem }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        // Go's net.Listen: no address is every address, both families (":9115").
+        if host.isEmpty { host = "::" }
         let portText = text[text.index(after: colon)...]
         guard let port = UInt16(portText), portText.allSatisfy(\.isASCII), (try? IPAddress.parse(host)) != nil else { throw problem }
         return (host, port)

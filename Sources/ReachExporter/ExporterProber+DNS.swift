@@ -13,11 +13,12 @@ extension ExporterProber {
         defer { measurement.detail = .dns(dns) }
         let settings = request.module.dns
         dns.resolve = measurement.lookup
-        let question = DNSMessage.Question(name: settings.queryName, type: settings.queryType, questionClass: settings.queryClass)
+        let question = try settings.question
         let query = DNSMessage.query(id: .random(in: 0...UInt16.max), question, recursionDesired: settings.recursionDesired)
+        let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
         let response: DNSMessage
         switch try DNSExchange.run(
-            query, to: address, port: request.target.port ?? 53, over: settings.transport, from: settings.sourceAddress,
+            query, to: address, port: request.target.port ?? 53, over: settings.transport, from: source,
             deadline: deadline, phases: &dns.phases)
         {
         case .failure(let why):
@@ -26,9 +27,9 @@ extension ExporterProber {
             return
         case .success(let answer): response = answer
         }
-        dns.record(response, queryType: settings.queryType)
-        guard settings.validRcodes.contains(response.rcode) else { return measurement.fail(.dnsRcode) }
-        let sections: [(DNSProberSettings.RecordValidator, [DNSRecord], ProbeFailureReason)] = [
+        dns.record(response, queryType: question.type)
+        guard settings.validResponseCodes.contains(response.rcode) else { return measurement.fail(.dnsRcode) }
+        let sections: [(DNSProberSettings.RRValidator, [DNSRecord], ProbeFailureReason)] = [
             (settings.validateAnswer, response.answers, .dnsAnswerRecords),
             (settings.validateAuthority, response.authorities, .dnsAuthorityRecords),
             (settings.validateAdditional, response.additionals, .dnsAdditionalRecords),

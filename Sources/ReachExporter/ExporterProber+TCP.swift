@@ -9,8 +9,9 @@ extension ExporterProber {
         _ address: IPAddress, port: UInt16, settings: TCPProberSettings, deadline: MonotonicInstant,
         into measurement: inout ProbeMeasurement
     ) throws {
-        let conversation = TCPConversation(steps: settings.queryResponse)
-        switch try conversation.run(to: address, port: port, from: settings.sourceAddress, deadline: deadline) {
+        let conversation = TCPConversation(steps: settings.queryResponse.map(\.step))
+        let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
+        switch try conversation.run(to: address, port: port, from: source, deadline: deadline) {
         case .completed:
             measurement.success = true
         case .notConnected(let why):
@@ -26,6 +27,14 @@ extension ExporterProber {
         case .broken(_, .lineTooLong):
             measurement.fail(.lineTooLong)
         }
+    }
+}
+
+extension TCPProberSettings.QueryResponse {
+    /// The step as the conversation runs it: expect in the dialect RE2's pattern was written
+    /// again in, its groups Go's for send's `${1}`.
+    var step: TCPConversation.Step {
+        TCPConversation.Step(expect: expect.map { ExpectPattern(source: $0.pattern, regex: $0.regex) }, send: send)
     }
 }
 

@@ -81,7 +81,8 @@ public struct ExporterProber: Sendable {
         guard let socket = try openSocket(for: address, settings: settings) else { return measurement.fail(.sourceAddressUnavailable) }
         icmp.setupSeconds = (MonotonicInstant.now() - setupStart).secondsValue
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
-        let outcome = try ICMPEchoProbe(echoes: 1, payloadSize: settings.payloadSize ?? Self.blackboxPayload.count).run(
+        let payloadSize = settings.payloadSize == 0 ? Self.blackboxPayload.count : settings.payloadSize
+        let outcome = try ICMPEchoProbe(echoes: 1, payloadSize: payloadSize).run(
             to: address, through: socket, deadline: deadline)
         measurement.routeRefusal = outcome.refusal.flatMap { UnreachableReason(routeRefusal: $0) }
         if let reply = outcome.reply {
@@ -102,9 +103,10 @@ public struct ExporterProber: Sendable {
     /// address the socket cannot be bound to fails the probe (blackbox_exporter's listen
     /// fails), nil here; not having ICMP permission is thrown.
     private func openSocket(for address: IPAddress, settings: ICMPProberSettings) throws -> ICMPSocket? {
-        var options = ICMPSocketOptions(sourceAddress: settings.sourceAddress, ttl: settings.ttl == 0 ? nil : settings.ttl)
+        let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
+        var options = ICMPSocketOptions(sourceAddress: source, ttl: settings.ttl == 0 ? nil : settings.ttl)
         if settings.dontFragment, address.family == .ipv4 { options.pathMTUDiscovery = .do }
-        if let source = settings.sourceAddress, source.family != address.family { return nil }
+        if let source, source.family != address.family { return nil }
         do {
             return try ICMPSocket(family: address.family, options: options)
         } catch let error as SystemCallError where error.call == "bind" {
@@ -120,4 +122,11 @@ public struct ExporterProber: Sendable {
         measurement.success = path.isReachable
         measurement.failure = path.reason.map(ProbeFailureReason.route)
     }
+}
+
+/// The icmp prober's own.
+extension ProbeFailureReason {
+    /// The kernel refused to send the echo request (EMSGSIZE): larger than the path's MTU
+    /// with dont_fragment set.
+    public static let packetTooBig = Self(rawValue: "packet_too_big")
 }

@@ -8,6 +8,8 @@ import ReachSystem
 public struct ExporterRouter: Sendable {
     public var modules: [ExporterModule]
     public var allow: AllowList
+    /// `--timeout-offset`.
+    public var timeoutOffset = ExporterRouter.timeoutOffset
 
     /// blackbox_exporter's `--timeout-offset` default: the probe ends this much before the
     /// scrape would, so its answer is still read.
@@ -17,9 +19,10 @@ public struct ExporterRouter: Sendable {
     /// No probe runs longer, whatever the scrape or the module asks (`timeout=1e300`).
     public static let longestProbe = TimeSpan(seconds: 3600)
 
-    public init(modules: [ExporterModule], allow: AllowList) {
+    public init(modules: [ExporterModule], allow: AllowList, timeoutOffset: TimeSpan = ExporterRouter.timeoutOffset) {
         self.modules = modules
         self.allow = allow
+        self.timeoutOffset = timeoutOffset
     }
 
     public struct ProbeRequest: Hashable, Sendable {
@@ -27,6 +30,11 @@ public struct ExporterRouter: Sendable {
         public var target: ProbeTarget
         /// How long the probe may take, from the request's arrival.
         public var timeout: TimeSpan
+        /// `debug=true`: the probe's log, metrics and module as text, blackbox_exporter's
+        /// DebugOutput, instead of the metrics.
+        public var debug = false
+        /// The `target` parameter as given, for the debug output's log.
+        public var targetText = ""
     }
 
     public enum Route: Hashable, Sendable {
@@ -74,15 +82,16 @@ public struct ExporterRouter: Sendable {
         }
         if let refusal = allow.refusal(of: target.host) { return .reply(status: 403, text: refusal) }
         let requested = parameters.last { $0.0 == "timeout" }?.1 ?? scrapeTimeout
-        guard let timeout = Self.timeout(requested: requested, module: module) else {
+        guard let timeout = Self.timeout(requested: requested, module: module, offset: timeoutOffset) else {
             return .reply(status: 400, text: "Failed to parse timeout: '\(PrintableText.ascii(requested ?? ""))'")
         }
-        return .probe(ProbeRequest(module: module, target: target, timeout: timeout))
+        let debug = parameters.last { $0.0 == "debug" }?.1 == "true"
+        return .probe(ProbeRequest(module: module, target: target, timeout: timeout, debug: debug, targetText: targetText))
     }
 
     /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the
     /// offset, or the module's own when that is shorter (or when the offset leaves nothing).
-    static func timeout(requested: String?, module: ExporterModule) -> TimeSpan? {
+    static func timeout(requested: String?, module: ExporterModule, offset timeoutOffset: TimeSpan = timeoutOffset) -> TimeSpan? {
         var scrape = defaultScrapeTimeout
         if let requested {
             guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {

@@ -1,7 +1,5 @@
 /// A regular expression a probe matches a line against, with its source kept: modules are
-/// compared and shown by what the file said. Swift's `Regex` syntax, which for the patterns
-/// blackbox.yml files hold (classes, groups, named groups `(?P<name>...)`, anchors) reads
-/// as RE2 does.
+/// compared and shown by what the file said.
 ///
 /// `@unchecked Sendable`: `Regex` is an immutable value that the standard library does not
 /// mark Sendable; the program it compiles on first use is published with an atomic
@@ -17,9 +15,11 @@ public struct ExpectPattern: Hashable, @unchecked Sendable, CustomStringConverti
         var names: [String: Int]
     }
 
-    public init(_ source: String) throws {
+    /// `regex`, compiled by the caller from `source` (blackbox.yml's RE2 pattern, rewritten
+    /// in Swift's dialect by the exporter's configuration reader).
+    public init(source: String, regex: Regex<AnyRegexOutput>) {
         self.source = source
-        regex = try Regex(source)
+        self.regex = regex
     }
 
     public var description: String { source }

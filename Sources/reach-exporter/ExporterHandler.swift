@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -15,17 +16,40 @@ final class ExporterContext: Sendable {
     let startTime: RealtimeInstant
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
+    let log: ExporterLog
+    let web: WebConfiguration
+    /// Authorization headers already checked, and the answer: a bcrypt check takes tens of
+    /// milliseconds of the event loop (exporter-toolkit keeps such a cache too).
+    private let checked = NIOLockedValueBox<[String: Bool]>([:])
 
-    init(configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission) {
+    init(
+        configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
+        web: WebConfiguration
+    ) {
+        self.web = web
         self.configuration = configuration
         self.live = live
         self.pool = pool
         self.probes = probes
+        self.log = log
         // The allow list is the command line's: a reload does not change it.
         prober = ExporterProber(allow: configuration.router.allow)
         startTime = .now()
     }
 
+
+    /// Whether a request with this Authorization header may go on (`--web.config.file`).
+    func authorizes(_ header: String?) -> Bool {
+        guard !web.basicAuthUsers.isEmpty else { return true }
+        let key = header ?? ""
+        if let answer = checked.withLockedValue({ $0[key] }) { return answer }
+        let answer = web.authorizes(header)
+        checked.withLockedValue { cache in
+            if cache.count >= 256 { cache.removeAll() }
+            cache[key] = answer
+        }
+        return answer
+    }
 
     var metricsSamples: [MetricSample] {
         ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
@@ -37,7 +61,9 @@ final class ExporterContext: Sendable {
     func reload() -> ExporterConfigurationFile.Failure? {
         let failure = configuration.reload(now: .now())
         if let failure {
-            OutputChannel.standardError.write("reach-exporter: reload failed, the previous configuration stays: \(failure)\n")
+            log.write(.error, "reload failed, the previous configuration stays: \(failure)")
+        } else {
+            log.write(.info, "configuration read again")
         }
         return failure
     }
@@ -82,6 +108,12 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        // exporter-toolkit's basic_auth_users: every path asks, 401 with a Basic challenge.
+        guard shared.authorizes(request.headers.first(name: "Authorization")) else {
+            respond(context: context, status: .unauthorized, body: Array("Unauthorized\n".utf8), contentType: "text/plain; charset=utf-8",
+                    extraHeaders: [("WWW-Authenticate", "Basic")], keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
+            return
+        }
         let route = shared.configuration.router.route(
             method: request.method.rawValue, uri: request.uri,
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
@@ -115,12 +147,18 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 // waiting in the queue is gone from it, so the answer still beats the scrape's.
                 var started = probe
                 started.timeout -= MonotonicInstant.now() - admitted
-                return Exposition.render(try shared.prober.probe(started).samples)
+                let startTime = RealtimeInstant.now()
+                let measurement = try shared.prober.probe(started)
+                if probe.debug {
+                    return ProbeDebugOutput.render(started, target: probe.targetText, measurement: measurement, started: startTime)
+                }
+                return Exposition.render(measurement.samples)
             }.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
                 case .success(let body):
-                    handler.respond(context: context, status: .ok, body: body, keepAlive: keepAlive, isHead: isHead)
+                    let type = probe.debug ? "text/plain; charset=utf-8" : Exposition.contentType
+                    handler.respond(context: context, status: .ok, body: body, contentType: type, keepAlive: keepAlive, isHead: isHead)
                 case .failure(let error):
                     handler.respond(context: context, status: .internalServerError, text: "probe could not run: \(error)",
                                     keepAlive: keepAlive, isHead: isHead)
@@ -138,10 +176,10 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private func respond(
         context: ChannelHandlerContext, status: HTTPResponseStatus, body: [UInt8], contentType: String = Exposition.contentType,
-        keepAlive: Bool, isHead: Bool = false
+        extraHeaders: [(String, String)] = [], keepAlive: Bool, isHead: Bool = false
     ) {
         guard context.channel.isActive else { return }
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(extraHeaders)
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: "\(body.count)")
         if !keepAlive { headers.add(name: "Connection", value: "close") }

@@ -9,7 +9,7 @@ import ReachSystem
 /// reach-exporter: exit 0 on SIGINT/SIGTERM, 64 for a wrong command line, 71 when the
 /// capability set cannot be narrowed, 78 for a configuration file that cannot be used
 /// (sysexits.h EX_USAGE, EX_OSERR, EX_CONFIG), 1 when the server cannot start or the
-/// kernel's events stop.
+/// kernel's events stop. With `--config.check`, 0 or 1 as blackbox_exporter's.
 func fail(_ message: String, status: Int32) -> Never {
     OutputChannel.standardError.write("reach-exporter: \(message)\n")
     CurrentProcess.exit(status: status)
@@ -31,11 +31,29 @@ if let text = options.text {
     CurrentProcess.exit(status: 0)
 }
 
+let log = options.log
 let configuration: ExporterConfigurationFile
 do {
-    configuration = try ExporterConfigurationFile(path: options.configPath, allow: options.allow, now: .now())
+    configuration = try ExporterConfigurationFile(
+        path: options.configPath, allow: options.allow, timeoutOffset: options.timeoutOffset, now: .now())
 } catch {
+    if options.checkConfigurationOnly {
+        log.write(.error, "error loading config: \(error)")
+        CurrentProcess.exit(status: 1)
+    }
     fail(error.description, status: 78)
+}
+var web = WebConfiguration()
+if let path = options.webConfigPath, !options.checkConfigurationOnly {
+    do {
+        web = try WebConfiguration.read(path)
+    } catch {
+        fail(error.description, status: 78)
+    }
+}
+if options.checkConfigurationOnly {
+    log.write(.info, "config file is ok: \(options.configPath ?? "the built-in modules")")
+    CurrentProcess.exit(status: 0)
 }
 
 // ICMP probes open their sockets as `reach ping` does (iputils ping_common.c): only
@@ -101,7 +119,7 @@ do {
     // The watch's signalfd blocks SIGINT and SIGTERM in this thread first: the server's
     // threads, started after, inherit the mask, and the watch's thread sees the signal.
     try live.start(probing: watchProbing) { end, failure in
-        if let failure { OutputChannel.standardError.write("reach-exporter: the kernel's events stopped: \(failure)\n") }
+        if let failure { log.write(.error, "the kernel's events stopped: \(failure)") }
         shutdown.begin(status: failure == nil && end == .interrupted ? 0 : 1)
     }
 } catch {
@@ -113,7 +131,8 @@ pool.start()
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
-    configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength))
+    configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
+    web: web)
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }
@@ -154,7 +173,7 @@ let bound = server.localAddress.map { address in
     let host = address.ipAddress ?? options.listenHost
     return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
 } ?? ""
-OutputChannel.standardError.write("reach-exporter: listening on \(bound)\n")
+log.write(.info, "listening on \(bound)")
 shutdown.serving(server)
 try? server.closeFuture.wait()
 try? group.syncShutdownGracefully()

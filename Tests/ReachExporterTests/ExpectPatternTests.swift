@@ -1,13 +1,20 @@
 import XCTest
 
+@testable import ReachExporter
 @testable import ReachExporterProbes
 
 /// query_response's patterns: matched anywhere in a line, their groups put into the next
 /// line sent as Go's regexp.Expand puts them.
 final class ExpectPatternTests: XCTestCase {
+    /// As the tcp prober builds it: the file's RE2 pattern through BlackboxRegex.
+    private func pattern(_ source: String) throws -> ExpectPattern {
+        let regex = try BlackboxRegex(source)
+        return ExpectPattern(source: regex.pattern, regex: regex.regex)
+    }
+
     func testExpandAsGo() throws {
-        let pattern = try ExpectPattern("^220 (?P<host>[^ ]+) (ESMTP)(x)?")
-        let match = try XCTUnwrap(pattern.firstMatch(in: "220 mail.lab ESMTP ready"))
+        let expect = try pattern("^220 (?P<host>[^ ]+) (ESMTP)(x)?")
+        let match = try XCTUnwrap(expect.firstMatch(in: "220 mail.lab ESMTP ready"))
         let cases: [(template: String, expanded: String)] = [
             ("EHLO ${1}", "EHLO mail.lab"), ("EHLO $1", "EHLO mail.lab"), ("${host}/${2}", "mail.lab/ESMTP"),
             ("$host.", "mail.lab."),
@@ -18,16 +25,17 @@ final class ExpectPatternTests: XCTestCase {
             ("no references", "no references"),
         ]
         for (template, expanded) in cases {
-            XCTAssertEqual(pattern.expand(template, with: match), expanded, template)
+            XCTAssertEqual(expect.expand(template, with: match), expanded, template)
         }
     }
 
     func testMatchesAnywhereInTheLine() throws {
-        let pattern = try ExpectPattern("ESMTP")
-        XCTAssertNotNil(pattern.firstMatch(in: "220 mail.lab ESMTP ready"))
-        XCTAssertNil(pattern.firstMatch(in: "220 mail.lab SMTP ready"))
-        XCTAssertNotNil(try ExpectPattern("").firstMatch(in: "anything"))
-        XCTAssertThrowsError(try ExpectPattern("(unclosed"))
-        XCTAssertEqual(try ExpectPattern("a+"), try ExpectPattern("a+"))
+        let expect = try pattern("ESMTP")
+        XCTAssertNotNil(expect.firstMatch(in: "220 mail.lab ESMTP ready"))
+        XCTAssertNil(expect.firstMatch(in: "220 mail.lab SMTP ready"))
+        XCTAssertNotNil(try pattern("").firstMatch(in: "anything"))
+        XCTAssertThrowsError(try pattern("(unclosed"))
+        XCTAssertNil(try pattern("x$").firstMatch(in: "x\n"), "$ is the end of the text, as in Go")
+        XCTAssertEqual(try pattern("a+"), try pattern("a+"))
     }
 }

@@ -1,6 +1,7 @@
 import XCTest
 
 import ReachCommandLine
+import ReachSystem
 @testable import ReachExporter
 
 final class ExporterOptionsTests: XCTestCase {
@@ -60,5 +61,42 @@ final class ExporterOptionsTests: XCTestCase {
         for arguments in [["--listen", "\n"], ["--allow", "a\nb"], ["x\ny"]] {
             XCTAssertFalse(message(arguments)?.contains("\n") ?? true, "\(arguments)")
         }
+    }
+
+    /// blackbox_exporter 0.23's flags, as Debian's /etc/default/prometheus-blackbox-exporter
+    /// and its --help write them.
+    func testBlackboxFlags() throws {
+        let options = try ExporterOptions.parse([
+            "--config.file", "/etc/prometheus/blackbox.yml", "--web.listen-address=:9115", "--web.config.file", "web.yml",
+            "--timeout-offset", "0.25", "--config.check", "--log.level=debug", "--log.format", "json", "--history.limit", "10",
+        ])
+        XCTAssertEqual(options.configPath, "/etc/prometheus/blackbox.yml")
+        XCTAssertEqual(options.listenHost, "::")
+        XCTAssertEqual(options.listenPort, 9115)
+        XCTAssertEqual(options.webConfigPath, "web.yml")
+        XCTAssertEqual(options.timeoutOffset.milliseconds, 250)
+        XCTAssertTrue(options.checkConfigurationOnly)
+        XCTAssertEqual(options.log, ExporterLog(level: .debug, format: .json))
+        XCTAssertEqual(options.historyLimit, 10)
+        let defaults = try ExporterOptions.parse(["--web.listen-address", "127.0.0.1:9115"])
+        XCTAssertEqual(defaults.listenHost, "127.0.0.1")
+        XCTAssertFalse(defaults.checkConfigurationOnly)
+        XCTAssertEqual(defaults.timeoutOffset.milliseconds, 500)
+        XCTAssertEqual(defaults.log, ExporterLog(level: .info, format: .plain))
+        XCTAssertEqual(message(["--log.level", "trace"]), "--log.level: 'trace' is not one of debug, info, warn, error")
+        XCTAssertEqual(message(["--log.format", "plain"]), "--log.format: 'plain' is not one of logfmt, json")
+        XCTAssertEqual(message(["--timeout-offset", "-1"]), "--timeout-offset: '-1' is not a number of seconds from 0 to 3600")
+        XCTAssertEqual(message(["--config.check=yes"]), "--config.check takes no value, and 'yes' was given")
+    }
+
+    func testLogLines() {
+        let time = RealtimeInstant(nanoseconds: 1_700_000_000_123_000_000)
+        XCTAssertEqual(ExporterLog().line(.info, "listening on [::1]:10115", at: time), "reach-exporter: listening on [::1]:10115\n")
+        XCTAssertNil(ExporterLog().line(.debug, "x", at: time))
+        XCTAssertNil(ExporterLog(level: .error).line(.warn, "x", at: time))
+        XCTAssertEqual(ExporterLog(level: .warn, format: .logfmt).line(.error, "a \"b\"\n", at: time),
+                       "ts=2023-11-14T22:13:20.123Z level=error msg=\"a \\\"b\\\"\\n\"\n")
+        XCTAssertEqual(ExporterLog(format: .json).line(.info, "ok", at: time),
+                       "{\"ts\":\"2023-11-14T22:13:20.123Z\",\"level\":\"info\",\"msg\":\"ok\"}\n")
     }
 }

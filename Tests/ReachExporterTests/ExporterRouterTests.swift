@@ -114,5 +114,21 @@ final class ExporterRouterTests: XCTestCase {
         XCTAssertFalse(text.contains("\n"))
         XCTAssertLessThanOrEqual(text.count, 230)
     }
-}
 
+    func testDebugAndTimeoutOffset() {
+        guard case .probe(let probe) = route("/probe?target=198.51.100.7&module=icmp&debug=true", header: "10") else {
+            return XCTFail("not a probe")
+        }
+        XCTAssertTrue(probe.debug)
+        XCTAssertEqual(probe.targetText, "198.51.100.7")
+        guard case .probe(let plain) = route("/probe?target=198.51.100.7&module=icmp&debug=1") else { return XCTFail() }
+        XCTAssertFalse(plain.debug, "blackbox_exporter takes debug=true alone")
+        var offset = router
+        offset.timeoutOffset = .milliseconds(100)
+        let uri = "/probe?target=198.51.100.7&module=icmp"
+        guard case .probe(let short) = offset.route(method: "GET", uri: uri, scrapeTimeout: "10") else {
+            return XCTFail()
+        }
+        XCTAssertEqual(short.timeout, .milliseconds(9900))
+    }
+}

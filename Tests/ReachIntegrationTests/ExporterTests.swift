@@ -544,7 +544,7 @@ final class ExporterStartTests: XCTestCase {
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try run(["--config", path])
         XCTAssertEqual(result.status, 78, "\(result)")
-        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: unsupported key 'fail_if_not_ssl'"])
+        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: http.fail_if_not_ssl: not yet supported by reach-exporter"])
         let missing = try run(["--config", directory.appendingPathComponent("none.yml").path])
         XCTAssertEqual(missing.status, 78, "\(missing)")
         XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
@@ -569,8 +569,11 @@ final class ExporterStartTests: XCTestCase {
     func testHelpIsPrintedAndExitsZero() throws {
         let result = try run(["--help"])
         XCTAssertEqual(result.status, 0)
-        XCTAssertTrue(result.stdout.contains("\nUSAGE: reach-exporter [--listen <address:port>]"), result.stdout)
-        for option in ["--allow", "--config", "--probe", "--concurrency", "--queue", "--header-timeout", "--max-connections"] {
+        // Too many options to list on the usage line: they follow, one a line.
+        XCTAssertTrue(result.stdout.contains("\nUSAGE: reach-exporter [<options>]"), result.stdout)
+        let options = ["--allow", "--config", "--probe", "--concurrency", "--queue", "--header-timeout", "--max-connections"]
+            + ["--config.file", "--web.listen-address", "--web.config.file", "--timeout-offset", "--log.level", "--log.format"]
+        for option in options {
             XCTAssertTrue(result.stdout.contains("\n  " + option + " <"), "\(option) missing:\n\(result.stdout)")
         }
     }
@@ -609,7 +612,7 @@ extension ExporterTests {
         let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
         XCTAssertEqual(reloadLines, [
             "reach-exporter: reload failed, the previous configuration stays: "
-                + "\(path): line 3: unsupported prober 'gopher' (icmp, tcp, http, dns, grpc or route)"
+                + "\(path): line 3: unknown prober 'gopher' (http, tcp, icmp, dns, grpc or reach's route)"
         ])
 
         // POST /-/reload of the same bad file: 500 with the reason; GET is refused.
@@ -626,6 +629,70 @@ extension ExporterTests {
         XCTAssertEqual(try probeStatus("ping"), 400)
         kill(exporter.pid, SIGTERM)
         XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+}
+
+// MARK: blackbox_exporter's command line and web configuration
+
+extension ExporterTests {
+    /// exporter-toolkit's basic_auth_users: a bcrypt hash made by python3's crypt module; every
+    /// path asks for the user and password, 401 without them or with wrong ones.
+    func testBasicAuthUsersGuardEveryPath() throws {
+        try Privilege.requireRootAndTools(["ip", "python3"])
+        let client = try lab.namespace("auth")
+        try client.ip("link", "set", "lo", "up")
+        let made = try Subprocess.run([
+            "python3", "-W", "ignore", "-c", "import crypt; print(crypt.crypt('s3cret', crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)))",
+        ])
+        let hash = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        XCTAssertTrue(hash.hasPrefix("$2b$04$"), "\(made)")
+        let path = "\(lab.directory)/web.yml"
+        try "basic_auth_users:\n  prometheus: '\(hash)'\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let exporter = try startExporter(["--web.config.file", path, "--allow", "127.0.0.0/8"], in: client)
+        let base = "http://127.0.0.1:10115"
+        let good = "Authorization:Basic " + Data("prometheus:s3cret".utf8).base64EncodedString()
+        let wrong = "Authorization:Basic " + Data("prometheus:secret".utf8).base64EncodedString()
+        for url in ["\(base)/metrics", "\(base)/-/healthy", "\(base)/probe?module=route&target=127.0.0.1"] {
+            let refused = try get(url, in: client)
+            XCTAssertEqual(refused.status, 401, url)
+            XCTAssertEqual(refused.body, "Unauthorized\n", url)
+            XCTAssertEqual(try get(url, in: client, headers: [wrong]).status, 401, url)
+            XCTAssertEqual(try get(url, in: client, headers: [good]).status, 200, url)
+        }
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+}
+
+extension ExporterStartTests {
+    /// --config.check exits 0 or 1 as blackbox_exporter; Debian's own file names keys that
+    /// reach-exporter does not run yet, and says the first with its line.
+    func testConfigCheckAndBlackboxFlags() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reach-exporter-check-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let good = directory.appendingPathComponent("good.yml").path
+        try "modules:\n  icmp:\n    prober: icmp\n    timeout: 5s\n".write(toFile: good, atomically: true, encoding: .utf8)
+        let checked = try run(["--config.file", good, "--config.check"])
+        XCTAssertEqual(checked.status, 0, "\(checked)")
+        XCTAssertEqual(checked.stderrLines, ["reach-exporter: config file is ok: \(good)"])
+        XCTAssertEqual(checked.stdout, "")
+        let debian = "/etc/prometheus/blackbox.yml"
+        if FileManager.default.fileExists(atPath: debian) {
+            let refused = try run(["--config.file=\(debian)", "--config.check", "--log.format", "logfmt"])
+            XCTAssertEqual(refused.status, 1, "\(refused)")
+            XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
+            XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: /etc/prometheus/blackbox.yml: line 7: "#
+                + #"http.method: not yet supported by reach-exporter""#), refused.stderr)
+        }
+        let web = directory.appendingPathComponent("web.yml").path
+        try "basic_auth_users:\n  u: plain\n".write(toFile: web, atomically: true, encoding: .utf8)
+        let badWeb = try run(["--web.config.file", web])
+        XCTAssertEqual(badWeb.status, 78, "\(badWeb)")
+        XCTAssertEqual(badWeb.stderrLines, ["reach-exporter: \(web): line 2: basic_auth_users.u: not a bcrypt hash ($2y$, $2b$ or $2a$)"])
+        let quiet = try run(["--config.file", good, "--config.check", "--log.level", "error"])
+        XCTAssertEqual(quiet.status, 0, "\(quiet)")
+        XCTAssertEqual(quiet.stderr, "", "info lines hidden below --log.level error")
     }
 }
 

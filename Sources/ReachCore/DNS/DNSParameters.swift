@@ -26,6 +26,11 @@ public enum DNSParameters {
         (18, "BADTIME"), (19, "BADMODE"), (20, "BADNAME"), (21, "BADALG"), (22, "BADTRUNC"), (23, "BADCOOKIE"),
     ]
 
+    /// The names configurations may give.
+    public static var typeNames: [String] { types.map(\.1) }
+    public static var classNames: [String] { classes.map(\.1) }
+    public static var responseCodeNames: [String] { responseCodes.map(\.1) }
+
     public static func type(named name: String) -> UInt16? { types.first { $0.1 == name }?.0 }
     public static func `class`(named name: String) -> UInt16? { classes.first { $0.1 == name }?.0 }
     public static func responseCode(named name: String) -> Int? { responseCodes.first { $0.1 == name }?.0 }

@@ -1,28 +1,38 @@
-import Yams
+import ReachExporterSystem
+import ReachSystem
 
-/// The grpc prober's own keys of blackbox.yml (blackbox_exporter 0.23 `config/config.go`,
-/// GRPCProbe): the service whose health is asked. TLS (`tls: true`, `tls_config`) is
-/// refused at load: this build has no TLS client.
+/// The `grpc` settings of a module (blackbox_exporter 0.23 `config/config.go` GRPCProbe):
+/// the standard health check (grpc.health.v1) of `service` ("" is the server as a whole).
 public struct GRPCProberSettings: Hashable, Sendable {
-    /// service: "" asks about the server as a whole
-    /// (https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
     public var service = ""
+    public var tls = false
+    public var tlsConfig = TLSSettings()
+    public var ipProtocolFallback = true
+    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
 
     public init() {}
 
-    static let keys: Set<String> = ["service", "tls", "tls_config"]
+    /// A module without a grpc mapping: Go's zero value, the fallback off.
+    static let unset: GRPCProberSettings = {
+        var settings = GRPCProberSettings()
+        settings.ipProtocolFallback = false
+        return settings
+    }()
 
-    /// Reads `key` (one of `keys`) of a grpc module's settings.
-    mutating func parse(_ key: String, _ value: Node) throws(ExporterConfiguration.Error) {
-        switch key {
-        case "service":
-            guard let text = value.string else { throw ExporterConfiguration.Error(value.mark?.line, "service: expected a string") }
-            service = text
-        case "tls":
-            guard let flag = value.bool else { throw ExporterConfiguration.Error(value.mark?.line, "tls: not true or false") }
-            if flag { throw ExporterConfiguration.Error(value.mark?.line, "tls: TLS is not supported by this build of the grpc prober") }
-        default:
-            throw ExporterConfiguration.Error(value.mark?.line, "\(key): TLS is not supported by this build of the grpc prober")
+    static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> GRPCProberSettings {
+        var settings = GRPCProberSettings()
+        try reader.fields(node, at: "grpc") { key, value throws(ConfigurationError) in
+            let name = "grpc.\(key)"
+            switch key {
+            case "service": settings.service = try value.text(name)
+            case "tls": settings.tls = try value.flag(name)
+            case "tls_config": settings.tlsConfig = try TLSSettings.parse(value, at: name, reader)
+            case "ip_protocol_fallback": settings.ipProtocolFallback = try value.flag(name)
+            case "preferred_ip_protocol": settings.preferredIPProtocol = try value.ipProtocol(name)
+            default: return false
+            }
+            return true
         }
+        return settings
     }
 }

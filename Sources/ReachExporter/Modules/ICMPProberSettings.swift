@@ -1,56 +1,37 @@
+import ReachExporterSystem
 import ReachSystem
-import Yams
 
-/// The icmp prober's own keys of blackbox.yml (blackbox_exporter 0.23 `config/config.go`,
-/// ICMPProbe, and `prober/icmp.go`): the echo request's TTL, payload size, the IPv4 DF bit
-/// and the source address.
+/// The `icmp` settings of a module (blackbox_exporter 0.23 `config/config.go` ICMPProbe):
+/// the hop limit 64 unless said.
 public struct ICMPProberSettings: Hashable, Sendable {
-    /// ttl: IP_TTL / IPV6_UNICAST_HOPS; blackbox_exporter sets 64 unless told (0: the
-    /// kernel's default).
-    public var ttl = 64
-    /// dont_fragment: DF on IPv4 echo requests (IP_MTU_DISCOVER = IP_PMTUDISC_DO, ip(7));
-    /// blackbox_exporter applies it to IPv4 only.
+    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
+    public var ipProtocolFallback = true
+    public var sourceIPAddress = ""
+    /// Bytes of payload after the ICMP header; 0: blackbox_exporter's own default payload.
+    public var payloadSize = 0
     public var dontFragment = false
-    /// payload_size: the echo's data bytes; nil: blackbox_exporter's 28 ("Prometheus
-    /// Blackbox Exporter").
-    public var payloadSize: Int?
-    /// source_ip_address: the address the socket is bound to.
-    public var sourceAddress: IPAddress?
+    public var ttl = 64
 
     public init() {}
 
-    /// The largest ICMP payload an IPv4 datagram carries: 65535 less the IP and ICMP headers.
-    static let largestPayload = 65_535 - 20 - 8
-
-    static let keys: Set<String> = ["ttl", "dont_fragment", "payload_size", "source_ip_address"]
-
-    /// Reads `key` (one of `keys`) of an icmp module's settings.
-    mutating func parse(_ key: String, _ value: Node) throws(ExporterConfiguration.Error) {
-        switch key {
-        case "ttl":
-            // config.go: "ttl" cannot be negative, cannot exceed 255.
-            guard let number = value.int, (0...255).contains(number) else {
-                throw ExporterConfiguration.Error(value.mark?.line, "ttl: '\(value.string ?? "?")' is not a TTL from 0 to 255")
+    static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> ICMPProberSettings {
+        var settings = ICMPProberSettings()
+        try reader.fields(node, at: "icmp") { key, value throws(ConfigurationError) in
+            let name = "icmp.\(key)"
+            switch key {
+            case "preferred_ip_protocol": settings.preferredIPProtocol = try value.ipProtocol(name)
+            case "ip_protocol_fallback": settings.ipProtocolFallback = try value.flag(name)
+            case "source_ip_address": settings.sourceIPAddress = try value.sourceAddress(name)
+            // An IPv4 datagram holds at most 65,535 bytes, 28 of them the IP and ICMP headers.
+            case "payload_size": settings.payloadSize = try value.integer(name, in: 0...65_507)
+            case "dont_fragment": settings.dontFragment = try value.flag(name)
+            // config.go: "ttl" cannot be negative, cannot exceed 255; `prober/icmp.go` sets it
+            // only when above 0, so 0 is the kernel's default (an empty value keeps 64).
+            case "ttl": if !value.isNull { settings.ttl = try value.integer(name, in: 0...255) }
+            default: return false
             }
-            ttl = number
-        case "dont_fragment":
-            guard let flag = value.bool else { throw ExporterConfiguration.Error(value.mark?.line, "dont_fragment: not true or false") }
-            dontFragment = flag
-        case "payload_size":
-            guard let number = value.int, (0...Self.largestPayload).contains(number) else {
-                throw ExporterConfiguration.Error(
-                    value.mark?.line, "payload_size: '\(value.string ?? "?")' is not a size from 0 to \(Self.largestPayload)")
-            }
-            payloadSize = number == 0 ? nil : number
-        default:
-            sourceAddress = try TCPProberSettings.sourceAddress(value)
+            return true
         }
+        return settings
     }
-}
-
-/// The icmp prober's own.
-extension ProbeFailureReason {
-    /// The kernel refused to send the echo request (EMSGSIZE): larger than the path's MTU
-    /// with dont_fragment set.
-    public static let packetTooBig = Self(rawValue: "packet_too_big")
 }
