@@ -97,7 +97,7 @@ public struct ExporterOptions: Equatable, Sendable {
                 $0.listen = $1
             },
             .value(
-                long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: basic_auth_users."
+                long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: TLS, basic_auth_users."
             ) { $0.webConfig = $1 },
             .value(
                 long: "timeout-offset", .unconditional, valueName: "seconds", default: "0.5",

@@ -17,14 +17,15 @@ final class ExporterContext: Sendable {
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
     let log: ExporterLog
-    let web: WebConfiguration
-    /// Authorization headers already checked, and the answer: a bcrypt check takes tens of
-    /// milliseconds of the event loop (exporter-toolkit keeps such a cache too).
+    let web: WebSource
+    /// Authorization headers already checked against the users of the time, and the answer: a
+    /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
+    /// cache too).
     private let checked = NIOLockedValueBox<[String: Bool]>([:])
 
     init(
         configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
-        web: WebConfiguration
+        web: WebSource
     ) {
         self.web = web
         self.configuration = configuration
@@ -39,9 +40,9 @@ final class ExporterContext: Sendable {
 
 
     /// Whether a request with this Authorization header may go on (`--web.config.file`).
-    func authorizes(_ header: String?) -> Bool {
+    func authorizes(_ header: String?, _ web: WebConfiguration) -> Bool {
         guard !web.basicAuthUsers.isEmpty else { return true }
-        let key = header ?? ""
+        let key = web.basicAuthUsers.map { "\($0.name):\($0.value)\n" }.joined() + (header ?? "")
         if let answer = checked.withLockedValue({ $0[key] }) { return answer }
         let answer = web.authorizes(header)
         checked.withLockedValue { cache in
@@ -83,6 +84,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
     private var closing = false
+    /// http_server_config.headers, for the answer to the request in hand.
+    private var webHeaders: [(String, String)] = []
 
     init(shared: ExporterContext) {
         self.shared = shared
@@ -107,13 +110,30 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
-        // exporter-toolkit's basic_auth_users: every path asks, 401 with a Basic challenge.
-        guard shared.authorizes(request.headers.first(name: "Authorization")) else {
+    /// exporter-toolkit's web handler: its file read for this request (500 when it cannot be
+    /// used), its headers kept for the answer, its users asked (401 with a Basic challenge).
+    private func admits(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+        let web: WebConfiguration
+        do {
+            web = try shared.web.current()
+        } catch {
+            shared.log.write(.error, "unable to read the web configuration: \(error)")
+            webHeaders = []
+            respond(context: context, status: .internalServerError, text: "Internal Server Error", keepAlive: request.isKeepAlive,
+                    isHead: request.method == .HEAD)
+            return false
+        }
+        webHeaders = web.headers.map { ($0.name, $0.value) }
+        guard shared.authorizes(request.headers.first(name: "Authorization"), web) else {
             respond(context: context, status: .unauthorized, body: Array("Unauthorized\n".utf8), contentType: "text/plain; charset=utf-8",
                     extraHeaders: [("WWW-Authenticate", "Basic")], keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
-            return
+            return false
         }
+        return true
+    }
+
+    private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard admits(request, context: context) else { return }
         let route = shared.configuration.router.route(
             method: request.method.rawValue, uri: request.uri,
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
@@ -179,7 +199,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         extraHeaders: [(String, String)] = [], keepAlive: Bool, isHead: Bool = false
     ) {
         guard context.channel.isActive else { return }
-        var headers = HTTPHeaders(extraHeaders)
+        var headers = HTTPHeaders(webHeaders + extraHeaders)
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: "\(body.count)")
         if !keepAlive { headers.add(name: "Connection", value: "close") }

@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ReachCore
 import ReachExporter
 import ReachSystem
@@ -47,6 +48,9 @@ var web = WebConfiguration()
 if let path = options.webConfigPath, !options.checkConfigurationOnly {
     do {
         web = try WebConfiguration.read(path)
+        // exporter-toolkit loads the certificate and key once before serving: a pair that
+        // cannot be served stops the start, not only each handshake.
+        if let tls = web.tls { _ = try TLSServing.handler(tls) }
     } catch {
         fail(error.description, status: 78)
     }
@@ -132,7 +136,7 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
     configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
-    web: web)
+    web: WebSource(path: options.webConfigPath, initial: web))
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }
@@ -143,6 +147,9 @@ do {
 let headBytes = options.maximumHeadBytes
 let headTimeout = TimeAmount.milliseconds(options.headerTimeout.milliseconds)
 
+let serveTLS = web.tls != nil
+if serveTLS { log.write(.info, "TLS is enabled") }
+
 let bootstrap = ServerBootstrap(group: group)
     .serverChannelOption(.backlog, value: 1024)
     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -152,6 +159,15 @@ let bootstrap = ServerBootstrap(group: group)
         channel.closeFuture.whenComplete { _ in connections.release() }
         return channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
+            if serveTLS {
+                // Read again for each connection: a renewed certificate is served at once.
+                do {
+                    try operations.addHandler(try shared.web.tlsHandler())
+                } catch {
+                    log.write(.error, "TLS handshake refused: \(error)")
+                    throw error
+                }
+            }
             try operations.addHandler(HeadGuard(maximumBytes: headBytes, timeout: headTimeout))
             try operations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
             try operations.addHandler(ExporterHandler(shared: shared))
