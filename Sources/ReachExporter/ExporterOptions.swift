@@ -9,8 +9,13 @@ public struct ExporterOptions: Equatable, Sendable {
     /// thousand up.
     public static let defaultPort: UInt16 = 10115
 
-    public var listenHost = "127.0.0.1"
-    public var listenPort = ExporterOptions.defaultPort
+    /// Where to serve: `--listen`, or each `--web.listen-address` (exporter-toolkit's is repeatable).
+    public var listenAddresses = [ListenAddress(host: "127.0.0.1", port: ExporterOptions.defaultPort)]
+    /// The first address's host and port.
+    public var listenHost: String { listenAddresses[0].host }
+    public var listenPort: UInt16 { listenAddresses[0].port }
+    /// `--web.external-url`, `--web.route-prefix`.
+    public var routes = RoutePrefix()
     public var allow = AllowList()
     public var configPath: String?
     /// `--probe` specs for `reach_connectivity_state`, as `reach watch --probe` takes them.
@@ -42,9 +47,16 @@ public struct ExporterOptions: Equatable, Sendable {
 
     public init() {}
 
+    public struct ListenAddress: Equatable, Sendable {
+        public var host: String
+        public var port: UInt16
+    }
+
     /// The command line as written, each value checked by `parse`.
     struct Words {
-        var listen: String?
+        var listens: [String] = []
+        var externalURL: String?
+        var routePrefix: String?
         var allow: [String] = []
         var config: String?
         var probes: [String] = []
@@ -76,7 +88,7 @@ public struct ExporterOptions: Equatable, Sendable {
         operand: .none,
         options: [
             .value(long: "listen", .next, valueName: "address:port", default: "127.0.0.1:\(defaultPort)", help: "Serve HTTP here.") {
-                $0.listen = $1
+                $0.listens.append($1)
             },
             .values(
                 long: "allow", .next, valueName: "cidr|host|*.suffix|*",
@@ -93,8 +105,15 @@ public struct ExporterOptions: Equatable, Sendable {
             .flag(long: "config.check", help: "Read the configuration, say whether it is usable, and exit (0 or 1).") {
                 $0.configCheck = true
             },
-            .value(long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all.") {
-                $0.listen = $1
+            .values(
+                long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all (repeatable)."
+            ) { $0.listens.append($1) },
+            .value(
+                long: "web.external-url", .next, valueName: "url",
+                help: "The URL the exporter is reached at; its path prefixes every endpoint."
+            ) { $0.externalURL = $1 },
+            .value(long: "web.route-prefix", .next, valueName: "path", help: "Serve every endpoint under this path (default: the URL's).") {
+                $0.routePrefix = $1
             },
             .value(
                 long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: TLS, basic_auth_users."
@@ -169,7 +188,15 @@ public struct ExporterOptions: Equatable, Sendable {
             return options
         case .run: break
         }
-        if let listen = words.listen { (options.listenHost, options.listenPort) = try listenAddress(listen) }
+        if !words.listens.isEmpty {
+            options.listenAddresses = []
+            for text in words.listens {
+                let (host, port) = try listenAddress(text)
+                options.listenAddresses.append(ListenAddress(host: host, port: port))
+            }
+        }
+        options.routes = try RoutePrefix(
+            externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         for text in words.allow {
             do {
                 options.allow.entries.append(try AllowList.entry(text))

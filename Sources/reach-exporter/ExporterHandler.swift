@@ -18,6 +18,8 @@ final class ExporterContext: Sendable {
     let probes: Admission
     let log: ExporterLog
     let web: WebSource
+    /// `--web.route-prefix`, `--web.external-url`.
+    let routes: RoutePrefix
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -25,9 +27,10 @@ final class ExporterContext: Sendable {
 
     init(
         configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
-        web: WebSource
+        web: WebSource, routes: RoutePrefix
     ) {
         self.web = web
+        self.routes = routes
         self.configuration = configuration
         self.live = live
         self.pool = pool
@@ -132,10 +135,24 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         return true
     }
 
+    /// The request target under `--web.route-prefix`, or nil once redirected or refused 404.
+    private func inside(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> String? {
+        switch shared.routes.resolve(request.uri) {
+        case .route(let inner): return inner
+        case .redirect(let status, let location):
+            respond(context: context, status: HTTPResponseStatus(statusCode: status), body: [], contentType: "text/html; charset=utf-8",
+                    extraHeaders: [("Location", location)], keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
+        case .notFound:
+            respond(context: context, status: .notFound, text: "404 page not found", keepAlive: request.isKeepAlive,
+                    isHead: request.method == .HEAD)
+        }
+        return nil
+    }
+
     private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
-        guard admits(request, context: context) else { return }
+        guard admits(request, context: context), let uri = inside(request, context: context) else { return }
         let route = shared.configuration.router.route(
-            method: request.method.rawValue, uri: request.uri,
+            method: request.method.rawValue, uri: uri,
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
         let keepAlive = request.isKeepAlive
         let isHead = request.method == .HEAD

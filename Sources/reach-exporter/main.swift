@@ -93,23 +93,24 @@ let watchProbing = options.probes.isEmpty
             }()),
         interval: options.probeInterval)
 /// The end: the watch's thread sees SIGINT or SIGTERM (or its events fail) and closes the
-/// listening socket; the main thread, waiting on it, then shuts the loop and the pool down
-/// and exits with the status.
+/// listening sockets; the main thread, waiting on them, then shuts the loop and the pool
+/// down and exits with the status.
 final class Shutdown: Sendable {
-    private let state = NIOLockedValueBox<(status: Int32?, server: Channel?)>((nil, nil))
+    private let state = NIOLockedValueBox<(status: Int32?, servers: [Channel])>((nil, []))
 
     func begin(status: Int32) {
-        let server = state.withLockedValue { state -> Channel? in
+        let servers = state.withLockedValue { state -> [Channel] in
             state.status = state.status ?? status
-            return state.server
+            return state.servers
         }
-        if let server { server.close(promise: nil) } else { CurrentProcess.exit(status: status) }
+        if servers.isEmpty { CurrentProcess.exit(status: status) }
+        for server in servers { server.close(promise: nil) }
     }
 
-    /// Registers the listening socket; closes it at once if the end came first.
+    /// Registers a listening socket; closes it at once if the end came first.
     func serving(_ server: Channel) {
         let ended = state.withLockedValue { state -> Bool in
-            state.server = server
+            state.servers.append(server)
             return state.status != nil
         }
         if ended { server.close(promise: nil) }
@@ -136,7 +137,7 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
     configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
-    web: WebSource(path: options.webConfigPath, initial: web))
+    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes)
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }
@@ -174,24 +175,31 @@ let bootstrap = ServerBootstrap(group: group)
         }
     }
 
-let server: Channel
-do {
-    server = try bootstrap.bind(host: options.listenHost, port: Int(options.listenPort)).wait()
-} catch let error as IOError {
-    // NIO's own description names its Swift function and unbalances a parenthesis; the
-    // errno's text is what a user needs ("Address already in use").
-    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(Errno(rawValue: error.errnoCode))", status: 1)
-} catch {
-    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
+// Every address before serving any (exporter-toolkit's ListenAndServe): one that cannot be
+// had ends the start.
+var servers: [Channel] = []
+for address in options.listenAddresses {
+    let shown = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
+    do {
+        servers.append(try bootstrap.bind(host: address.host, port: Int(address.port)).wait())
+    } catch let error as IOError {
+        // NIO's own description names its Swift function and unbalances a parenthesis; the
+        // errno's text is what a user needs ("Address already in use").
+        fail("cannot listen on \(shown): \(Errno(rawValue: error.errnoCode))", status: 1)
+    } catch {
+        fail("cannot listen on \(shown): \(error)", status: 1)
+    }
 }
-// An IPv6 address in brackets, as --listen takes it and URLs write it (RFC 3986, 3.2.2).
-let bound = server.localAddress.map { address in
-    let host = address.ipAddress ?? options.listenHost
-    return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
-} ?? ""
-log.write(.info, "listening on \(bound)")
-shutdown.serving(server)
-try? server.closeFuture.wait()
+for server in servers {
+    // An IPv6 address in brackets, as --listen takes it and URLs write it (RFC 3986, 3.2.2).
+    let bound = server.localAddress.map { address in
+        let host = address.ipAddress ?? options.listenHost
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
+    } ?? ""
+    log.write(.info, "listening on \(bound)")
+    shutdown.serving(server)
+}
+for server in servers { try? server.closeFuture.wait() }
 try? group.syncShutdownGracefully()
 try? pool.syncShutdownGracefully()
 CurrentProcess.exit(status: shutdown.status)

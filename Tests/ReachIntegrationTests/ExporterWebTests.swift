@@ -4,9 +4,34 @@ import Glibc
 import Foundation
 import XCTest
 
-/// The web configuration's tls_server_config: a CA, server and client certificates made by
-/// openssl(1) for the test; curl(1) and Prometheus as the clients, inside a namespace.
+/// exporter-toolkit's web side: the web configuration's tls_server_config (a CA, server and
+/// client certificates made by openssl(1) for the test; curl(1) and Prometheus as the
+/// clients), more than one listening address, and blackbox's route prefix.
 extension ExporterTests {
+    /// Two addresses (exporter-toolkit's repeated --web.listen-address), every endpoint under
+    /// --web.route-prefix, / redirected to --web.external-url, the rest 404.
+    func testListenAddressesAndRoutePrefix() throws {
+        try Privilege.requireRootAndTools(["ip", "curl"])
+        let client = try lab.namespace("prefix")
+        try client.ip("link", "set", "lo", "up")
+        let exporter = try startExporter(
+            ["--web.listen-address", "[::1]:10116", "--web.external-url", "http://lab.example/bb/", "--allow", "127.0.0.0/8"], in: client)
+        func answer(_ url: String) throws -> String {
+            try client.exec(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{redirect_url}", url]).stdout
+        }
+        for base in ["http://127.0.0.1:10115", "http://[::1]:10116"] {
+            XCTAssertEqual(try answer("\(base)/bb/metrics"), "200 ", base)
+            XCTAssertEqual(try answer("\(base)/bb/probe?module=route&target=127.0.0.1"), "200 ", base)
+            XCTAssertEqual(try answer("\(base)/bb/-/healthy"), "200 ", base)
+            XCTAssertEqual(try answer("\(base)/metrics"), "404 ", base)
+            XCTAssertEqual(try answer("\(base)/"), "302 http://lab.example/bb", base)
+        }
+        XCTAssertTrue(exporter.log.contains("listening on 127.0.0.1:10115"), exporter.log)
+        XCTAssertTrue(exporter.log.contains("listening on [::1]:10116"), exporter.log)
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+
     /// The CA, the exporter's certificate (for 127.0.0.1), a client's it signed, and a
     /// stranger's, self-signed; each key P-256.
     private func makeCertificates(in directory: String) throws {
