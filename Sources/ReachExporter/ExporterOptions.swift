@@ -16,6 +16,8 @@ public struct ExporterOptions: Equatable, Sendable {
     public var listenPort: UInt16 { listenAddresses[0].port }
     /// `--web.external-url`, `--web.route-prefix`.
     public var routes = RoutePrefix()
+    /// `--web.systemd-socket`: serve the sockets the service manager passed, not the addresses.
+    public var systemdSocket = false
     public var allow = AllowList()
     public var configPath: String?
     /// `--probe` specs for `reach_connectivity_state`, as `reach watch --probe` takes them.
@@ -57,6 +59,7 @@ public struct ExporterOptions: Equatable, Sendable {
         var listens: [String] = []
         var externalURL: String?
         var routePrefix: String?
+        var systemdSocket = false
         var allow: [String] = []
         var config: String?
         var probes: [String] = []
@@ -112,6 +115,9 @@ public struct ExporterOptions: Equatable, Sendable {
                 long: "web.external-url", .next, valueName: "url",
                 help: "The URL the exporter is reached at; its path prefixes every endpoint."
             ) { $0.externalURL = $1 },
+            .flag(long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses.") {
+                $0.systemdSocket = true
+            },
             .value(long: "web.route-prefix", .next, valueName: "path", help: "Serve every endpoint under this path (default: the URL's).") {
                 $0.routePrefix = $1
             },
@@ -188,15 +194,6 @@ public struct ExporterOptions: Equatable, Sendable {
             return options
         case .run: break
         }
-        if !words.listens.isEmpty {
-            options.listenAddresses = []
-            for text in words.listens {
-                let (host, port) = try listenAddress(text)
-                options.listenAddresses.append(ListenAddress(host: host, port: port))
-            }
-        }
-        options.routes = try RoutePrefix(
-            externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         for text in words.allow {
             do {
                 options.allow.entries.append(try AllowList.entry(text))
@@ -225,6 +222,20 @@ public struct ExporterOptions: Equatable, Sendable {
     /// blackbox_exporter's flags, each checked as its kingpin declaration checks it.
     static func readBlackboxWords(_ words: Words, into options: inout ExporterOptions) throws(UsageError) {
         options.checkConfigurationOnly = words.configCheck
+        if !words.listens.isEmpty {
+            options.listenAddresses = []
+            for text in words.listens {
+                let (host, port) = try listenAddress(text)
+                options.listenAddresses.append(ListenAddress(host: host, port: port))
+            }
+        }
+        // blackbox_exporter: the external URL cannot be inferred from a socket it was given.
+        if words.systemdSocket, (words.externalURL ?? "").isEmpty {
+            throw UsageError("--web.systemd-socket needs --web.external-url: the URL cannot be inferred from a passed socket")
+        }
+        options.systemdSocket = words.systemdSocket
+        options.routes = try RoutePrefix(
+            externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         options.webConfigPath = words.webConfig
         if let text = words.timeoutOffset {
             guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {

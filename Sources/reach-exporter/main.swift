@@ -178,7 +178,18 @@ let bootstrap = ServerBootstrap(group: group)
 // Every address before serving any (exporter-toolkit's ListenAndServe): one that cannot be
 // had ends the start.
 var servers: [Channel] = []
-for address in options.listenAddresses {
+if options.systemdSocket {
+    let descriptors = SocketActivation.descriptors()
+    if descriptors.isEmpty { fail("no socket activation file descriptors found", status: 1) }
+    for descriptor in descriptors {
+        do {
+            servers.append(try bootstrap.withBoundSocket(descriptor).wait())
+        } catch {
+            fail("cannot serve the passed socket \(descriptor): \(error)", status: 1)
+        }
+    }
+}
+for address in options.listenAddresses where !options.systemdSocket {
     let shown = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
     do {
         servers.append(try bootstrap.bind(host: address.host, port: Int(address.port)).wait())

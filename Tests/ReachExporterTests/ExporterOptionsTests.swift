@@ -100,6 +100,9 @@ final class ExporterOptionsTests: XCTestCase {
         XCTAssertEqual(options.routes.prefix, "/bb/")
         XCTAssertEqual(options.routes.externalURL, "https://lab.example/bb")
         XCTAssertEqual(message(["--web.external-url", "'http://x/'"]), "--web.external-url: URL must not begin or end with quotes")
+        XCTAssertEqual(message(["--web.systemd-socket"]),
+                       "--web.systemd-socket needs --web.external-url: the URL cannot be inferred from a passed socket")
+        XCTAssertTrue(try ExporterOptions.parse(["--web.systemd-socket", "--web.external-url", "http://lab.example/"]).systemdSocket)
     }
 
     func testRoutePrefix() throws {

@@ -85,6 +85,29 @@ extension ExporterTests {
         try text.write(toFile: "\(directory)/web.yml", atomically: true, encoding: .utf8)
     }
 
+    /// --web.systemd-socket: systemd-socket-activate(1) listens and passes the socket, as a
+    /// .socket unit does, and starts the exporter at the first connection, which the exporter
+    /// then answers; it serves that socket and not its --listen address.
+    func testSystemdSocketIsServed() throws {
+        try Privilege.requireRootAndTools(["ip", "curl", "systemd-socket-activate", "ss"])
+        let client = try lab.namespace("socket")
+        try client.ip("link", "set", "lo", "up")
+        let exporter = try lab.launch(
+            ["systemd-socket-activate", "-l", "127.0.0.1:10117", Self.exporterPath, "--web.systemd-socket", "--web.external-url",
+             "http://lab.example/", "--listen", "127.0.0.1:10118"], in: client, label: "reach-exporter")
+        try exporter.waitUntilReady(marker: "Listening on 127.0.0.1:10117", timeout: 10)
+        let answer = try client.exec(
+            ["curl", "-s", "--max-time", "10", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:10117/-/healthy"])
+        XCTAssertEqual(answer.stdout, "200", "\(answer)")
+        try exporter.waitUntilReady(marker: "listening on 127.0.0.1:10117", timeout: 10)
+        XCTAssertEqual(try client.exec(["ss", "-Hltn", "sport = :10118"]).stdout, "", "the --listen address is not taken")
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+        let none = try client.exec([Self.exporterPath, "--web.systemd-socket", "--web.external-url", "http://lab.example/"])
+        XCTAssertEqual(none.status, 1, "\(none)")
+        XCTAssertEqual(none.stderrLines.last, "reach-exporter: no socket activation file descriptors found", "\(none)")
+    }
+
     /// Prometheus 2.42's scrape tls_config: its client certificate and basic auth get the
     /// metrics; without the certificate the scrape fails.
     private func assertPrometheusScrapesOverTLS(in client: Namespace, directory: String) throws {
