@@ -5,7 +5,7 @@ import PackageDescription
 // `make lint` holds the rule for Glibc, which no manifest can forbid):
 //
 //   reach            entry point
-//   reach-exporter   the Prometheus exporter's entry point and HTTP server (SwiftNIO)
+//   reach-exporter   the Prometheus exporter's entry point and HTTP(S) server (SwiftNIO, swift-nio-ssl)
 //   ReachExporter    the exporter's decisions: modules, config, allow list, metrics
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
@@ -39,6 +39,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         // gRPC's health check: HTTP/2 frames and HPACK (the exporter's probes only).
         .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
+        // The exporter's own endpoint over TLS (the web configuration's tls_server_config).
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // libcap, found through pkg-config; `apt-get install libcap-dev` provides it.
@@ -121,6 +123,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // The start-up floor for `make bench`: the same command line read, then nothing run.

@@ -20,6 +20,15 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     /// Why a file cannot be used: its name and what is wrong, as one line.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+
+        /// What is wrong with the file at `path`, its name shown safely.
+        public init(file path: String, _ problem: String) {
+            description = "\(PrintableText.ascii(path)): \(problem)"
+        }
     }
 
     /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`.

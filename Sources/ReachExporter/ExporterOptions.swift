@@ -9,8 +9,15 @@ public struct ExporterOptions: Equatable, Sendable {
     /// thousand up.
     public static let defaultPort: UInt16 = 10115
 
-    public var listenHost = "127.0.0.1"
-    public var listenPort = ExporterOptions.defaultPort
+    /// Where to serve: `--listen`, or each `--web.listen-address` (exporter-toolkit's is repeatable).
+    public var listenAddresses = [ListenAddress(host: "127.0.0.1", port: ExporterOptions.defaultPort)]
+    /// The first address's host and port.
+    public var listenHost: String { listenAddresses[0].host }
+    public var listenPort: UInt16 { listenAddresses[0].port }
+    /// `--web.external-url`, `--web.route-prefix`.
+    public var routes = RoutePrefix()
+    /// `--web.systemd-socket`: serve the sockets the service manager passed, not the addresses.
+    public var systemdSocket = false
     public var allow = AllowList()
     public var configPath: String?
     /// `--probe` specs for `reach_connectivity_state`, as `reach watch --probe` takes them.
@@ -42,9 +49,17 @@ public struct ExporterOptions: Equatable, Sendable {
 
     public init() {}
 
+    public struct ListenAddress: Equatable, Sendable {
+        public var host: String
+        public var port: UInt16
+    }
+
     /// The command line as written, each value checked by `parse`.
     struct Words {
-        var listen: String?
+        var listens: [String] = []
+        var externalURL: String?
+        var routePrefix: String?
+        var systemdSocket = false
         var allow: [String] = []
         var config: String?
         var probes: [String] = []
@@ -76,7 +91,7 @@ public struct ExporterOptions: Equatable, Sendable {
         operand: .none,
         options: [
             .value(long: "listen", .next, valueName: "address:port", default: "127.0.0.1:\(defaultPort)", help: "Serve HTTP here.") {
-                $0.listen = $1
+                $0.listens.append($1)
             },
             .values(
                 long: "allow", .next, valueName: "cidr|host|*.suffix|*",
@@ -93,11 +108,21 @@ public struct ExporterOptions: Equatable, Sendable {
             .flag(long: "config.check", help: "Read the configuration, say whether it is usable, and exit (0 or 1).") {
                 $0.configCheck = true
             },
-            .value(long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all.") {
-                $0.listen = $1
+            .values(
+                long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all (repeatable)."
+            ) { $0.listens.append($1) },
+            .value(
+                long: "web.external-url", .next, valueName: "url",
+                help: "The URL the exporter is reached at; its path prefixes every endpoint."
+            ) { $0.externalURL = $1 },
+            .flag(long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses.") {
+                $0.systemdSocket = true
+            },
+            .value(long: "web.route-prefix", .next, valueName: "path", help: "Serve every endpoint under this path (default: the URL's).") {
+                $0.routePrefix = $1
             },
             .value(
-                long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: basic_auth_users."
+                long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: TLS, basic_auth_users."
             ) { $0.webConfig = $1 },
             .value(
                 long: "timeout-offset", .unconditional, valueName: "seconds", default: "0.5",
@@ -169,7 +194,6 @@ public struct ExporterOptions: Equatable, Sendable {
             return options
         case .run: break
         }
-        if let listen = words.listen { (options.listenHost, options.listenPort) = try listenAddress(listen) }
         for text in words.allow {
             do {
                 options.allow.entries.append(try AllowList.entry(text))
@@ -198,6 +222,20 @@ public struct ExporterOptions: Equatable, Sendable {
     /// blackbox_exporter's flags, each checked as its kingpin declaration checks it.
     static func readBlackboxWords(_ words: Words, into options: inout ExporterOptions) throws(UsageError) {
         options.checkConfigurationOnly = words.configCheck
+        if !words.listens.isEmpty {
+            options.listenAddresses = []
+            for text in words.listens {
+                let (host, port) = try listenAddress(text)
+                options.listenAddresses.append(ListenAddress(host: host, port: port))
+            }
+        }
+        // blackbox_exporter: the external URL cannot be inferred from a socket it was given.
+        if words.systemdSocket, (words.externalURL ?? "").isEmpty {
+            throw UsageError("--web.systemd-socket needs --web.external-url: the URL cannot be inferred from a passed socket")
+        }
+        options.systemdSocket = words.systemdSocket
+        options.routes = try RoutePrefix(
+            externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         options.webConfigPath = words.webConfig
         if let text = words.timeoutOffset {
             guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {

@@ -17,16 +17,20 @@ final class ExporterContext: Sendable {
     /// Probes admitted: running, or queued for a thread of the pool.
     let probes: Admission
     let log: ExporterLog
-    let web: WebConfiguration
-    /// Authorization headers already checked, and the answer: a bcrypt check takes tens of
-    /// milliseconds of the event loop (exporter-toolkit keeps such a cache too).
+    let web: WebSource
+    /// `--web.route-prefix`, `--web.external-url`.
+    let routes: RoutePrefix
+    /// Authorization headers already checked against the users of the time, and the answer: a
+    /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
+    /// cache too).
     private let checked = NIOLockedValueBox<[String: Bool]>([:])
 
     init(
         configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
-        web: WebConfiguration
+        web: WebSource, routes: RoutePrefix
     ) {
         self.web = web
+        self.routes = routes
         self.configuration = configuration
         self.live = live
         self.pool = pool
@@ -39,9 +43,9 @@ final class ExporterContext: Sendable {
 
 
     /// Whether a request with this Authorization header may go on (`--web.config.file`).
-    func authorizes(_ header: String?) -> Bool {
+    func authorizes(_ header: String?, _ web: WebConfiguration) -> Bool {
         guard !web.basicAuthUsers.isEmpty else { return true }
-        let key = header ?? ""
+        let key = web.basicAuthUsers.map { "\($0.name):\($0.value)\n" }.joined() + (header ?? "")
         if let answer = checked.withLockedValue({ $0[key] }) { return answer }
         let answer = web.authorizes(header)
         checked.withLockedValue { cache in
@@ -83,6 +87,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
     private var closing = false
+    /// http_server_config.headers, for the answer to the request in hand.
+    private var webHeaders: [(String, String)] = []
 
     init(shared: ExporterContext) {
         self.shared = shared
@@ -107,15 +113,46 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
-        // exporter-toolkit's basic_auth_users: every path asks, 401 with a Basic challenge.
-        guard shared.authorizes(request.headers.first(name: "Authorization")) else {
+    /// exporter-toolkit's web handler: its file read for this request (500 when it cannot be
+    /// used), its headers kept for the answer, its users asked (401 with a Basic challenge).
+    private func admits(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> Bool {
+        let web: WebConfiguration
+        do {
+            web = try shared.web.current()
+        } catch {
+            shared.log.write(.error, "unable to read the web configuration: \(error)")
+            webHeaders = []
+            respond(context: context, status: .internalServerError, text: "Internal Server Error", keepAlive: request.isKeepAlive,
+                    isHead: request.method == .HEAD)
+            return false
+        }
+        webHeaders = web.headers.map { ($0.name, $0.value) }
+        guard shared.authorizes(request.headers.first(name: "Authorization"), web) else {
             respond(context: context, status: .unauthorized, body: Array("Unauthorized\n".utf8), contentType: "text/plain; charset=utf-8",
                     extraHeaders: [("WWW-Authenticate", "Basic")], keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
-            return
+            return false
         }
+        return true
+    }
+
+    /// The request target under `--web.route-prefix`, or nil once redirected or refused 404.
+    private func inside(_ request: HTTPRequestHead, context: ChannelHandlerContext) -> String? {
+        switch shared.routes.resolve(request.uri) {
+        case .route(let inner): return inner
+        case .redirect(let status, let location):
+            respond(context: context, status: HTTPResponseStatus(statusCode: status), body: [], contentType: "text/html; charset=utf-8",
+                    extraHeaders: [("Location", location)], keepAlive: request.isKeepAlive, isHead: request.method == .HEAD)
+        case .notFound:
+            respond(context: context, status: .notFound, text: "404 page not found", keepAlive: request.isKeepAlive,
+                    isHead: request.method == .HEAD)
+        }
+        return nil
+    }
+
+    private func handle(_ request: HTTPRequestHead, context: ChannelHandlerContext) {
+        guard admits(request, context: context), let uri = inside(request, context: context) else { return }
         let route = shared.configuration.router.route(
-            method: request.method.rawValue, uri: request.uri,
+            method: request.method.rawValue, uri: uri,
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
         let keepAlive = request.isKeepAlive
         let isHead = request.method == .HEAD
@@ -179,7 +216,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         extraHeaders: [(String, String)] = [], keepAlive: Bool, isHead: Bool = false
     ) {
         guard context.channel.isActive else { return }
-        var headers = HTTPHeaders(extraHeaders)
+        var headers = HTTPHeaders(webHeaders + extraHeaders)
         headers.add(name: "Content-Type", value: contentType)
         headers.add(name: "Content-Length", value: "\(body.count)")
         if !keepAlive { headers.add(name: "Connection", value: "close") }

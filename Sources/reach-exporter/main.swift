@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ReachCore
 import ReachExporter
 import ReachSystem
@@ -47,6 +48,9 @@ var web = WebConfiguration()
 if let path = options.webConfigPath, !options.checkConfigurationOnly {
     do {
         web = try WebConfiguration.read(path)
+        // exporter-toolkit loads the certificate and key once before serving: a pair that
+        // cannot be served stops the start, not only each handshake.
+        if let tls = web.tls { _ = try TLSServing.handler(tls) }
     } catch {
         fail(error.description, status: 78)
     }
@@ -89,23 +93,24 @@ let watchProbing = options.probes.isEmpty
             }()),
         interval: options.probeInterval)
 /// The end: the watch's thread sees SIGINT or SIGTERM (or its events fail) and closes the
-/// listening socket; the main thread, waiting on it, then shuts the loop and the pool down
-/// and exits with the status.
+/// listening sockets; the main thread, waiting on them, then shuts the loop and the pool
+/// down and exits with the status.
 final class Shutdown: Sendable {
-    private let state = NIOLockedValueBox<(status: Int32?, server: Channel?)>((nil, nil))
+    private let state = NIOLockedValueBox<(status: Int32?, servers: [Channel])>((nil, []))
 
     func begin(status: Int32) {
-        let server = state.withLockedValue { state -> Channel? in
+        let servers = state.withLockedValue { state -> [Channel] in
             state.status = state.status ?? status
-            return state.server
+            return state.servers
         }
-        if let server { server.close(promise: nil) } else { CurrentProcess.exit(status: status) }
+        if servers.isEmpty { CurrentProcess.exit(status: status) }
+        for server in servers { server.close(promise: nil) }
     }
 
-    /// Registers the listening socket; closes it at once if the end came first.
+    /// Registers a listening socket; closes it at once if the end came first.
     func serving(_ server: Channel) {
         let ended = state.withLockedValue { state -> Bool in
-            state.server = server
+            state.servers.append(server)
             return state.status != nil
         }
         if ended { server.close(promise: nil) }
@@ -132,7 +137,7 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
     configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
-    web: web)
+    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes)
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }
@@ -143,6 +148,9 @@ do {
 let headBytes = options.maximumHeadBytes
 let headTimeout = TimeAmount.milliseconds(options.headerTimeout.milliseconds)
 
+let serveTLS = web.tls != nil
+if serveTLS { log.write(.info, "TLS is enabled") }
+
 let bootstrap = ServerBootstrap(group: group)
     .serverChannelOption(.backlog, value: 1024)
     .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -152,30 +160,57 @@ let bootstrap = ServerBootstrap(group: group)
         channel.closeFuture.whenComplete { _ in connections.release() }
         return channel.eventLoop.makeCompletedFuture {
             let operations = channel.pipeline.syncOperations
+            if serveTLS {
+                // Read again for each connection: a renewed certificate is served at once.
+                do {
+                    try operations.addHandler(try shared.web.tlsHandler())
+                } catch {
+                    log.write(.error, "TLS handshake refused: \(error)")
+                    throw error
+                }
+            }
             try operations.addHandler(HeadGuard(maximumBytes: headBytes, timeout: headTimeout))
             try operations.configureHTTPServerPipeline(withPipeliningAssistance: true, withErrorHandling: true)
             try operations.addHandler(ExporterHandler(shared: shared))
         }
     }
 
-let server: Channel
-do {
-    server = try bootstrap.bind(host: options.listenHost, port: Int(options.listenPort)).wait()
-} catch let error as IOError {
-    // NIO's own description names its Swift function and unbalances a parenthesis; the
-    // errno's text is what a user needs ("Address already in use").
-    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(Errno(rawValue: error.errnoCode))", status: 1)
-} catch {
-    fail("cannot listen on \(options.listenHost):\(options.listenPort): \(error)", status: 1)
+// Every address before serving any (exporter-toolkit's ListenAndServe): one that cannot be
+// had ends the start.
+var servers: [Channel] = []
+if options.systemdSocket {
+    let descriptors = SocketActivation.descriptors()
+    if descriptors.isEmpty { fail("no socket activation file descriptors found", status: 1) }
+    for descriptor in descriptors {
+        do {
+            servers.append(try bootstrap.withBoundSocket(descriptor).wait())
+        } catch {
+            fail("cannot serve the passed socket \(descriptor): \(error)", status: 1)
+        }
+    }
 }
-// An IPv6 address in brackets, as --listen takes it and URLs write it (RFC 3986, 3.2.2).
-let bound = server.localAddress.map { address in
-    let host = address.ipAddress ?? options.listenHost
-    return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
-} ?? ""
-log.write(.info, "listening on \(bound)")
-shutdown.serving(server)
-try? server.closeFuture.wait()
+for address in options.listenAddresses where !options.systemdSocket {
+    let shown = address.host.contains(":") ? "[\(address.host)]:\(address.port)" : "\(address.host):\(address.port)"
+    do {
+        servers.append(try bootstrap.bind(host: address.host, port: Int(address.port)).wait())
+    } catch let error as IOError {
+        // NIO's own description names its Swift function and unbalances a parenthesis; the
+        // errno's text is what a user needs ("Address already in use").
+        fail("cannot listen on \(shown): \(Errno(rawValue: error.errnoCode))", status: 1)
+    } catch {
+        fail("cannot listen on \(shown): \(error)", status: 1)
+    }
+}
+for server in servers {
+    // An IPv6 address in brackets, as --listen takes it and URLs write it (RFC 3986, 3.2.2).
+    let bound = server.localAddress.map { address in
+        let host = address.ipAddress ?? options.listenHost
+        return (host.contains(":") ? "[\(host)]" : host) + ":\(address.port ?? Int(options.listenPort))"
+    } ?? ""
+    log.write(.info, "listening on \(bound)")
+    shutdown.serving(server)
+}
+for server in servers { try? server.closeFuture.wait() }
 try? group.syncShutdownGracefully()
 try? pool.syncShutdownGracefully()
 CurrentProcess.exit(status: shutdown.status)

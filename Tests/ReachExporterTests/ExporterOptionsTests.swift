@@ -87,6 +87,42 @@ final class ExporterOptionsTests: XCTestCase {
         XCTAssertEqual(message(["--log.format", "plain"]), "--log.format: 'plain' is not one of logfmt, json")
         XCTAssertEqual(message(["--timeout-offset", "-1"]), "--timeout-offset: '-1' is not a number of seconds from 0 to 3600")
         XCTAssertEqual(message(["--config.check=yes"]), "--config.check takes no value, and 'yes' was given")
+        XCTAssertEqual(defaults.routes, RoutePrefix())
+    }
+
+    /// exporter-toolkit's --web.listen-address is repeatable; blackbox's --web.external-url
+    /// and --web.route-prefix as its main.go reads them.
+    func testListenAddressesAndRoutePrefix() throws {
+        let options = try ExporterOptions.parse([
+            "--web.listen-address", "127.0.0.1:9115", "--web.listen-address=[::1]:9116", "--web.external-url", "https://lab.example/bb/",
+        ])
+        XCTAssertEqual(options.listenAddresses, [.init(host: "127.0.0.1", port: 9115), .init(host: "::1", port: 9116)])
+        XCTAssertEqual(options.routes.prefix, "/bb/")
+        XCTAssertEqual(options.routes.externalURL, "https://lab.example/bb")
+        XCTAssertEqual(message(["--web.external-url", "'http://x/'"]), "--web.external-url: URL must not begin or end with quotes")
+        XCTAssertEqual(message(["--web.systemd-socket"]),
+                       "--web.systemd-socket needs --web.external-url: the URL cannot be inferred from a passed socket")
+        XCTAssertTrue(try ExporterOptions.parse(["--web.systemd-socket", "--web.external-url", "http://lab.example/"]).systemdSocket)
+    }
+
+    func testRoutePrefix() throws {
+        func routes(_ url: String?, _ prefix: String?) throws -> RoutePrefix {
+            try RoutePrefix(externalURL: url, routePrefix: prefix, port: 9115) { "lab-host" }
+        }
+        XCTAssertEqual(try routes(nil, nil), RoutePrefix())
+        XCTAssertEqual(try routes("http://lab.example:9115", nil).prefix, "/")
+        XCTAssertEqual(try routes("http://lab.example/a/b//", nil).prefix, "/a/b/")
+        XCTAssertEqual(try routes("http://lab.example/a/", "//x//").prefix, "/x/", "the prefix given wins")
+        XCTAssertEqual(try routes("bb", nil), try routes("/bb", nil), "a relative URL is a path")
+        let inferred = try routes(nil, "bb")
+        XCTAssertEqual(inferred.externalURL, "http://lab-host:9115")
+        XCTAssertEqual(inferred.resolve("/bb/probe?target=x"), .route("/probe?target=x"))
+        XCTAssertEqual(inferred.resolve("/bb/"), .route("/"))
+        XCTAssertEqual(inferred.resolve("/"), .redirect(status: 302, location: "http://lab-host:9115"))
+        XCTAssertEqual(inferred.resolve("/bb?x=1"), .redirect(status: 301, location: "/bb/?x=1"))
+        XCTAssertEqual(inferred.resolve("/metrics"), .notFound)
+        XCTAssertEqual(inferred.resolve("/bbx/metrics"), .notFound)
+        XCTAssertEqual(RoutePrefix().resolve("/metrics?x"), .route("/metrics?x"))
     }
 
     func testLogLines() {

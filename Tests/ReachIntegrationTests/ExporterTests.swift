@@ -125,7 +125,7 @@ final class ExporterTests: NamespaceTestCase {
         """
     }
 
-    private func prometheusQuery(_ query: String, in namespace: Namespace, port: Int) throws -> [[String: Any]] {
+    func prometheusQuery(_ query: String, in namespace: Namespace, port: Int) throws -> [[String: Any]] {
         let encoded = query.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? query
         let answer = try get("http://127.0.0.1:\(port)/api/v1/query?query=\(encoded)", in: namespace)
         guard answer.status == 200, let object = try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [String: Any],
@@ -135,7 +135,7 @@ final class ExporterTests: NamespaceTestCase {
     }
 
     /// The instant vector's values by the label `key`.
-    private func values(_ result: [[String: Any]], by key: String) -> [String: String] {
+    func values(_ result: [[String: Any]], by key: String) -> [String: String] {
         var values: [String: String] = [:]
         for series in result {
             guard let metric = series["metric"] as? [String: String], let value = series["value"] as? [Any],
@@ -508,7 +508,7 @@ final class ExporterTests: NamespaceTestCase {
 
 /// reach-exporter's refusals at start, without root: one line on stderr, the documented status.
 final class ExporterStartTests: XCTestCase {
-    private func run(_ arguments: [String]) throws -> CommandResult {
+    func run(_ arguments: [String]) throws -> CommandResult {
         guard access(ExporterTests.exporterPath, X_OK) == 0 else {
             throw HarnessError("no reach-exporter at \(ExporterTests.exporterPath): swift build first")
         }
