@@ -131,6 +131,10 @@ do {
     fail("cannot watch the kernel's events: \(error)", status: 1)
 }
 
+// The sockets systemd passed (sd_listen_fds(3)), checked before any thread starts.
+let passedDescriptors = options.systemdSocket ? SocketActivation.descriptors() : []
+if options.systemdSocket && passedDescriptors.isEmpty { fail("no socket activation file descriptors found", status: 1) }
+
 let pool = NIOThreadPool(numberOfThreads: options.concurrency)
 pool.start()
 let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -177,16 +181,18 @@ let bootstrap = ServerBootstrap(group: group)
 
 // Every address before serving any (exporter-toolkit's ListenAndServe): one that cannot be
 // had ends the start.
+// A start that fails here stops the threads first, so the process ends as a clean one does.
+func failBeforeServing(_ message: String) -> Never {
+    try? group.syncShutdownGracefully()
+    try? pool.syncShutdownGracefully()
+    fail(message, status: 1)
+}
 var servers: [Channel] = []
-if options.systemdSocket {
-    let descriptors = SocketActivation.descriptors()
-    if descriptors.isEmpty { fail("no socket activation file descriptors found", status: 1) }
-    for descriptor in descriptors {
-        do {
-            servers.append(try bootstrap.withBoundSocket(descriptor).wait())
-        } catch {
-            fail("cannot serve the passed socket \(descriptor): \(error)", status: 1)
-        }
+for descriptor in passedDescriptors {
+    do {
+        servers.append(try bootstrap.withBoundSocket(descriptor).wait())
+    } catch {
+        failBeforeServing("cannot serve the passed socket \(descriptor): \(error)")
     }
 }
 for address in options.listenAddresses where !options.systemdSocket {
@@ -196,9 +202,9 @@ for address in options.listenAddresses where !options.systemdSocket {
     } catch let error as IOError {
         // NIO's own description names its Swift function and unbalances a parenthesis; the
         // errno's text is what a user needs ("Address already in use").
-        fail("cannot listen on \(shown): \(Errno(rawValue: error.errnoCode))", status: 1)
+        failBeforeServing("cannot listen on \(shown): \(Errno(rawValue: error.errnoCode))")
     } catch {
-        fail("cannot listen on \(shown): \(error)", status: 1)
+        failBeforeServing("cannot listen on \(shown): \(error)")
     }
 }
 for server in servers {
