@@ -54,7 +54,7 @@ help:
 	@echo "make run       build, then run 'reach status'"
 	@echo "make test      install test dependencies (Debian), build, run every test"
 	@echo "make bench     start-up and evaluation cost beside 'ip route get'; watch beside 'ip monitor'; ping beside ping, fping;"
-	@echo "               reach-exporter beside blackbox_exporter at 200 probes/s; writes docs/BENCHMARKS.md (root;"
+	@echo "               reach-exporter beside blackbox_exporter, prober by prober; writes docs/BENCHMARKS.md (root;"
 	@echo "               fails on a missed target, or a skipped part unless BENCH_ALLOW_SKIP=1)"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"

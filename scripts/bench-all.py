@@ -27,7 +27,7 @@ PARTS = [
     ("`watch` beside `ip monitor`", "scripts/bench-watch.py", ["python3", "scripts/bench-watch.py"]),
     ("Ping beside iputils ping", "scripts/bench-ping.py", ["python3", "scripts/bench-ping.py"]),
     ("Many targets beside fping, `ip -batch` and `getent`", "scripts/bench-many.py", ["scripts/bench-many.sh"]),
-    ("reach-exporter beside blackbox_exporter", "scripts/bench-exporter.py", ["python3", "scripts/bench-exporter.py"]),
+    ("reach-exporter beside blackbox_exporter", "scripts/bench-exporter.py", ["scripts/bench-exporter.sh"]),
 ]
 SKIPPED = 77
 

@@ -1,31 +1,49 @@
 #!/usr/bin/env python3
-"""`make bench`, the exporter part: reach-exporter beside Debian's blackbox_exporter in one run.
+"""`make bench`, the exporter part: reach-exporter beside Debian's blackbox_exporter 0.23, prober by
+prober, in one run (scripts/bench-exporter.sh builds the namespaces and starts the targets, then
+runs this in the client namespace; PROBERS=dns,grpc chooses among icmp, tcp, tcp+tls, http, https,
+dns and grpc).
 
-Two private network namespaces (rch-exp-bench-PID-client and -far, a veth pair, 198.18.0.2/24
-and 2001:db8::2/64 on the client, .1 and ::1 on far, which runs an HTTP server on port 8080;
-traffic only between the two). Both exporters run in the client namespace on loopback, as
-root (ICMP over raw sockets for both), with the same three modules (icmp, tcp_connect,
-http_2xx and blackbox_exporter's defaults). For each module, both exporters first take the
-same warm-up load (WARMUP seconds, the order alternating), then PAIRS pairs of loads, the
-exporter that goes first alternating (ABBA, scripts/benchlib.py): RATE probes a second for
-SECONDS (a bounded Python client on a schedule, 32 keep-alive connections), the same
-targets, every probe expected to succeed.
+Two private network namespaces (rch-bench-exp-PID-client and -far, a veth pair, 198.18.0.2/24 on
+the client, 198.18.0.1/24 on far; traffic only between the two). The targets, started once in far
+(this script's `serve` mode, but for dnsmasq and grpcio): the kernel answers ICMP echo; a banner
+server on 2525 ("220 bench.test ready", then closed); the same over TLS on 2526; HTTP on 8080 and
+HTTPS on 8443 (200, three bytes); the certificate (ECDSA P-256, for 198.18.0.1) from a CA made at
+run time with the openssl command; dnsmasq on 53 (bench.test A 198.18.0.1); grpcio's health
+service on 50051 (Tests/ReachIntegrationTests/Helpers/grpc-health-server.py).
 
-Figures per exporter and module (medians over the pairs): probes sent and lost (lost = any
-answer but probe_success 1, or none), median and 99th percentile of probe_duration_seconds
-(what the exporter measured) and of the request's time seen by the client, CPU seconds
-(utime + stime from /proc) per 10,000 probes answered; peak RSS (VmHWM) over the whole run.
-Targets: reach's CPU per answered probe at most blackbox_exporter's (the paired ratio over
-every module and pair, its whole 95% interval), peak RSS at most blackbox_exporter's, no
-probe lost by either exporter.
+For each prober, one blackbox.yml holding its one module, given unchanged to both exporters, run
+fresh in the client namespace on loopback as root (ICMP over raw sockets for both):
+  icmp     prober: icmp                                        198.18.0.1
+  tcp      tcp: query_response: [expect: "^220 "]              198.18.0.1:2525
+  tcp+tls  tcp: {tls: true, tls_config: {ca_file}}             198.18.0.1:2526
+  http     prober: http                                        http://198.18.0.1:8080/
+  https    http: {tls_config: {ca_file}}                       https://198.18.0.1:8443/
+  dns      dns: {query_name: bench.test, query_type: A}        198.18.0.1
+  grpc     grpc: {preferred_ip_protocol: ip4}                  198.18.0.1:50051
+A module reach-exporter refuses at load (its --config.check) is said in one line and measured on
+blackbox_exporter alone: no figure stands for reach there, and its target is missed.
+Both exporters take WARMUP probes, then ROUNDS rounds of PROBES probes each, the exporter that goes
+first alternating (ABBA, scripts/benchlib.py): /probe asked by CONCURRENCY client threads over
+keep-alive connections, every answer read whole and discarded alike, and checked: a probe counts
+only when the answer is 200 with probe_success 1 (else it is lost, so a failing prober cannot look
+cheap).
+
+Figures per prober and exporter: CPU seconds per 1,000 probes (utime + stime of the exporter's
+process from /proc/PID/stat, before and after a round) and wall seconds per round, each the median
+over the rounds with its range; the median probe_duration_seconds; peak RSS (VmHWM) over the
+prober's whole run. Then reach / blackbox: CPU as the paired ratio over the rounds with its 95%
+interval, peak RSS as a plain ratio. Targets per prober: reach's CPU per probe at most blackbox's
+(the whole interval), peak RSS at most blackbox's, no probe lost by either exporter.
 Exit: 0 every target met, 1 one missed, 77 skipped (not root), 2 the benchmark failed.
-Environment: EXPORTER (default .build-exporter/release/reach-exporter), RATE (200),
-SECONDS (10), PAIRS (2), WARMUP (2).
+Environment: EXPORTER (default .build-exporter/release/reach-exporter), PROBERS (all), PROBES
+(1000), ROUNDS (5), WARMUP (200), CONCURRENCY (8).
 """
 import http.client
-import json
+import http.server
 import os
-import queue
+import socketserver
+import ssl
 import statistics
 import subprocess
 import sys
@@ -37,67 +55,128 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
 EXPORTER = os.environ.get("EXPORTER", ".build-exporter/release/reach-exporter")
-RATE = float(os.environ.get("RATE", "200"))
-SECONDS = float(os.environ.get("SECONDS", "10"))
-PAIRS = int(os.environ.get("PAIRS", "2"))
-WARMUP = float(os.environ.get("WARMUP", "2"))
-TAG = f"rch-exp-bench-{os.getpid()}"
-CLIENT, FAR = f"{TAG}-client", f"{TAG}-far"
-MODULES = [("icmp", "198.18.0.1"), ("tcp_connect", "198.18.0.1:8080"), ("http_2xx", "http://198.18.0.1:8080/")]
-BLACKBOX_YML = "modules:\n  icmp:\n    prober: icmp\n  tcp_connect:\n    prober: tcp\n  http_2xx:\n    prober: http\n"
+PROBES = int(os.environ.get("PROBES", "1000"))
+ROUNDS = int(os.environ.get("ROUNDS", "5"))
+WARMUP = int(os.environ.get("WARMUP", "200"))
+CONCURRENCY = int(os.environ.get("CONCURRENCY", "8"))
+FAR = "198.18.0.1"
+PORTS = {"reach-exporter": 10115, "blackbox_exporter": 19115}
+# name -> (the module's body under `bench:`, the target); {ca} is the run's CA certificate.
+PROBERS = {
+    "icmp": ("prober: icmp\n", FAR),
+    "tcp": ("prober: tcp\n    tcp:\n      query_response:\n        - expect: \"^220 \"\n", f"{FAR}:2525"),
+    "tcp+tls": ("prober: tcp\n    tcp:\n      tls: true\n      tls_config:\n        ca_file: {ca}\n", f"{FAR}:2526"),
+    "http": ("prober: http\n", f"http://{FAR}:8080/"),
+    "https": ("prober: http\n    http:\n      tls_config:\n        ca_file: {ca}\n", f"https://{FAR}:8443/"),
+    "dns": ("prober: dns\n    dns:\n      query_name: bench.test\n      query_type: A\n", FAR),
+    "grpc": ("prober: grpc\n    grpc:\n      preferred_ip_protocol: ip4\n", f"{FAR}:50051"),
+}
+BANNER = b"220 bench.test ready\r\n"
 
 
-def load(port, module, target, seconds):
-    """Inside the client namespace: RATE probes a second for `seconds`; prints the outcomes as JSON."""
+class Threading(socketserver.ThreadingMixIn):
+    """A thread per connection, TLS (when a context is set) shaken hands on that thread."""
+
+    daemon_threads = True
+    request_queue_size = 256
+    allow_reuse_address = True
+    context = None
+
+    def finish_request(self, request, client_address):
+        try:
+            if self.context is not None:
+                request = self.context.wrap_socket(request, server_side=True)
+            super().finish_request(request, client_address)
+        except OSError:
+            pass
+
+    def handle_error(self, request, client_address):
+        pass
+
+
+class BannerServer(Threading, socketserver.TCPServer):
+    pass
+
+
+class WebServer(Threading, http.server.HTTPServer):
+    pass
+
+
+class Banner(socketserver.BaseRequestHandler):
+    def handle(self):
+        self.request.sendall(BANNER)
+
+
+class Web(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Length", "3")
+        self.end_headers()
+        self.wfile.write(b"ok\n")
+
+    def log_message(self, *arguments):
+        pass
+
+
+def serve(workdir):
+    """The far namespace's TCP and HTTP targets, plain and TLS; prints "listening", serves until killed."""
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(f"{workdir}/server.crt", f"{workdir}/server.key")
+    servers = []
+    for kind, handler, port, tls in [(BannerServer, Banner, 2525, False), (BannerServer, Banner, 2526, True),
+                                     (WebServer, Web, 8080, False), (WebServer, Web, 8443, True)]:
+        server = kind((FAR, port), handler)
+        server.context = context if tls else None
+        servers.append(server)
+    for server in servers:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("listening", flush=True)
+    threading.Event().wait()
+
+
+def load(port, module, target, count):
+    """`count` probes through /probe, CONCURRENCY at a time; per probe (answered with
+    probe_success 1, probe_duration_seconds), and the wall seconds."""
     path = f"/probe?module={module}&target={target}"
-    jobs = queue.Queue()
-    results = []
+    jobs = iter(range(count))
     lock = threading.Lock()
+    results = []
 
     def worker():
         connection = None
         while True:
-            job = jobs.get()
-            if job is None:
-                return
-            start = time.monotonic()
-            outcome = {"ok": False, "client": None, "probe": None}
+            with lock:
+                if next(jobs, None) is None:
+                    return
+            outcome = (False, None)
             try:
                 if connection is None:
-                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
                 connection.request("GET", path, headers={"X-Prometheus-Scrape-Timeout-Seconds": "5"})
                 response = connection.getresponse()
                 body = response.read().decode()
-                outcome["client"] = time.monotonic() - start
+                success, duration = False, None
                 for line in body.splitlines():
                     if line.startswith("probe_success "):
-                        outcome["ok"] = response.status == 200 and float(line.split()[1]) == 1
-                    if line.startswith("probe_duration_seconds "):
-                        outcome["probe"] = float(line.split()[1])
+                        success = response.status == 200 and float(line.split()[1]) == 1
+                    elif line.startswith("probe_duration_seconds "):
+                        duration = float(line.split()[1])
+                outcome = (success, duration)
             except (OSError, http.client.HTTPException):
                 connection = None
             with lock:
                 results.append(outcome)
 
-    threads = [threading.Thread(target=worker) for _ in range(32)]
+    threads = [threading.Thread(target=worker) for _ in range(CONCURRENCY)]
+    begin = time.monotonic()
     for thread in threads:
         thread.start()
-    count = int(RATE * seconds)
-    begin = time.monotonic()
-    for index in range(count):
-        delay = begin + index / RATE - time.monotonic()
-        if delay > 0:
-            time.sleep(delay)
-        jobs.put(index)
-    for _ in threads:
-        jobs.put(None)
     for thread in threads:
         thread.join()
-    print(json.dumps({"sent": count, "results": results, "seconds": time.monotonic() - begin}))
-
-
-def run(*words, check=True, **options):
-    return subprocess.run(list(words), check=check, **options)
+    return results, time.monotonic() - begin
 
 
 def cpu_seconds(pid):
@@ -112,121 +191,128 @@ def peak_rss_mib(pid):
     return 0.0
 
 
-def wait_port(port):
+def wait_port(port, process):
     for _ in range(200):
-        listening = run("ip", "netns", "exec", CLIENT, "ss", "-Hltn", f"sport = :{port}", capture_output=True, text=True)
-        if listening.stdout.strip():
+        if process.poll() is not None:
+            raise RuntimeError(f"{process.args[0]} exited ({process.returncode}) before listening on {port}")
+        if subprocess.run(["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True).stdout.strip():
             return
         time.sleep(0.05)
-    sys.exit(f"bench-exporter: nothing listens on {port}")
+    raise RuntimeError(f"nothing listens on {port}")
 
 
-def percentile(values, fraction):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))] if ordered else float("nan")
+def start(name, config):
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    if name == "reach-exporter":
+        argv = [EXPORTER, "--listen", f"127.0.0.1:{PORTS[name]}", "--allow", "198.18.0.0/15", "--config", config]
+    else:
+        argv = ["prometheus-blackbox-exporter", f"--config.file={config}", f"--web.listen-address=127.0.0.1:{PORTS[name]}"]
+    process = subprocess.Popen(argv, **quiet)
+    wait_port(PORTS[name], process)
+    return process
 
 
-def main():
-    if len(sys.argv) == 6 and sys.argv[1] == "--load":
-        load(int(sys.argv[2]), sys.argv[3], sys.argv[4], float(sys.argv[5]))
-        return 0
-    report = benchlib.Report("bench-exporter")
-    benchlib.require_root(report, "network namespaces")
-    for tool in ["prometheus-blackbox-exporter", "ip", "ss"]:
-        if run("sh", "-c", f"command -v {tool}", check=False, capture_output=True).returncode != 0:
-            report.fail(f"{tool} is missing; run: scripts/install-deps.sh test")
-    if not os.access(EXPORTER, os.X_OK):
-        report.fail(f"{EXPORTER} is missing; run: make build-exporter")
-    workdir = f"/tmp/{TAG}"
-    os.makedirs(workdir)
-    processes = []
+def refusal(config):
+    """reach-exporter's one line when it refuses the file at load, else None."""
+    check = subprocess.run([EXPORTER, "--allow", "198.18.0.0/15", "--config", config, "--config.check"],
+                           capture_output=True, text=True)
+    if check.returncode == 0:
+        return None
+    lines = [line for line in (check.stderr + check.stdout).splitlines() if line.strip()]
+    return lines[-1] if lines else f"exit {check.returncode}"
+
+
+def load_average():
+    return " ".join(open("/proc/loadavg").read().split()[:3])
+
+
+def spread(values, spec):
+    return f"{statistics.median(values):{spec}} ({min(values):{spec}}-{max(values):{spec}})"
+
+
+def bench(report, prober, workdir):
+    """One prober: both exporters fresh on its one module; figures and targets."""
+    body, target = PROBERS[prober]
+    module = "bench"
+    config = f"{workdir}/{prober}.yml"
+    with open(config, "w") as file:
+        file.write(f"modules:\n  {module}:\n    {body.format(ca=f'{workdir}/ca.crt')}")
+    refused = refusal(config)
+    names = ["blackbox_exporter"] if refused else ["reach-exporter", "blackbox_exporter"]
+    if refused:
+        report.line(f"{prober:<8} reach-exporter refuses the module at load, measured on blackbox_exporter alone: {refused}")
+    processes = {}
     try:
-        for namespace in (CLIENT, FAR):
-            run("ip", "netns", "add", namespace)
-            run("ip", "-n", namespace, "link", "set", "lo", "up")
-        run("ip", "link", "add", "v0", "netns", CLIENT, "type", "veth", "peer", "name", "f0", "netns", FAR)
-        for namespace, link, v4, v6 in [(CLIENT, "v0", "198.18.0.2/24", "2001:db8::2/64"), (FAR, "f0", "198.18.0.1/24", "2001:db8::1/64")]:
-            run("ip", "-n", namespace, "addr", "add", v4, "dev", link)
-            run("ip", "-n", namespace, "addr", "add", v6, "dev", link, "nodad")
-            run("ip", "-n", namespace, "link", "set", link, "up")
-        config = f"{workdir}/blackbox.yml"
-        with open(config, "w") as file:
-            file.write(BLACKBOX_YML)
-        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-        processes.append(subprocess.Popen(["ip", "netns", "exec", FAR, "python3", "-m", "http.server", "--bind", "198.18.0.1",
-                                           "--directory", workdir, "8080"], **quiet))
-        exporters = {
-            "reach-exporter": subprocess.Popen(["ip", "netns", "exec", CLIENT, EXPORTER, "--listen", "127.0.0.1:10115",
-                                                "--allow", "198.18.0.0/15", "--config", config], **quiet),
-            "blackbox_exporter": subprocess.Popen(["ip", "netns", "exec", CLIENT, "prometheus-blackbox-exporter",
-                                                   f"--config.file={config}", "--web.listen-address=127.0.0.1:19115"], **quiet),
-        }
-        processes += exporters.values()
-        ports = {"reach-exporter": 10115, "blackbox_exporter": 19115}
-        for port in ports.values():
-            wait_port(port)
-        time.sleep(1)
-        report.line(f"bench-exporter: {RATE:.0f} probes/s for {SECONDS:.0f} s per load, {PAIRS} pairs per module after a "
-                    f"{WARMUP:.0f} s warm-up each; times in ms, medians over the pairs")
-        report.line(f"{'module':<12} {'exporter':<18} {'sent':>5} {'lost':>5} {'probe p50':>9} {'p99':>7} "
-                    f"{'client p50':>10} {'p99':>7} {'CPU s/10k':>9}")
-        names = list(exporters)
-        per_probe = {name: [] for name in names}
-        lost = {name: 0 for name in names}
-
-        def measure(name, module, target, seconds):
-            process = exporters[name]
-            before = cpu_seconds(process.pid)
-            output = run("ip", "netns", "exec", CLIENT, sys.executable, os.path.abspath(__file__), "--load",
-                         str(ports[name]), module, target, str(seconds), capture_output=True, text=True).stdout
-            outcome = json.loads(output)
-            outcome["cpu"] = cpu_seconds(process.pid) - before
-            return outcome
-
-        for number, (module, target) in enumerate(MODULES):
-            for name in (names if number % 2 == 0 else names[::-1]):
-                measure(name, module, target, WARMUP)
-            loads = benchlib.alternate({name: (lambda name=name: measure(name, module, target, SECONDS)) for name in names},
-                                       PAIRS, warmup=0)
-            for name in names:
-                rows = []
-                for outcome in loads[name]:
-                    results = outcome["results"]
-                    answered = sum(1 for result in results if result["ok"])
-                    lost[name] += outcome["sent"] - answered
-                    per_probe[name].append(outcome["cpu"] / max(answered, 1))
-                    rows.append((outcome["sent"], outcome["sent"] - answered,
-                                 [result["probe"] * 1000 for result in results if result["probe"] is not None],
-                                 [result["client"] * 1000 for result in results if result["client"] is not None],
-                                 outcome["cpu"] / max(answered, 1) * 10000))
-                probe = [value for row in rows for value in row[2]]
-                client = [value for row in rows for value in row[3]]
-                report.line(f"{module:<12} {name:<18} {sum(row[0] for row in rows):>5} {sum(row[1] for row in rows):>5} "
-                            f"{statistics.median(probe):>9.3f} {percentile(probe, 0.99):>7.3f} {statistics.median(client):>10.3f} "
-                            f"{percentile(client, 0.99):>7.3f} {statistics.median(row[4] for row in rows):>9.2f}")
-        rss = {name: peak_rss_mib(process.pid) for name, process in exporters.items()}
         for name in names:
-            report.line(f"{name:<18} peak RSS {rss[name]:.1f} MiB, probes lost {lost[name]}")
-        cpu = benchlib.ratio_interval(per_probe["reach-exporter"], per_probe["blackbox_exporter"])
-        rss_ratio = rss["reach-exporter"] / rss["blackbox_exporter"]
-        report.line(f"reach-exporter / blackbox_exporter: CPU per answered probe, paired over {len(MODULES)} modules x {PAIRS}: "
-                    f"{cpu.format('.2f')}; peak RSS {rss_ratio:.2f}")
-        report.target("reach-exporter CPU per probe <= blackbox_exporter's", benchlib.at_most(cpu, 1.0), f"ratio at most {cpu.high:.2f}")
-        report.target("reach-exporter peak RSS <= blackbox_exporter's", rss_ratio <= 1, f"{rss_ratio:.2f} x")
-        report.target("no probe lost by either exporter", lost["reach-exporter"] == 0 and lost["blackbox_exporter"] == 0,
-                      f"reach-exporter {lost['reach-exporter']}, blackbox_exporter {lost['blackbox_exporter']}")
-        return report.finish()
+            processes[name] = start(name, config)
+        time.sleep(0.5)
+
+        def measure(name):
+            before = cpu_seconds(processes[name].pid)
+            results, wall = load(PORTS[name], module, target, PROBES)
+            answered = sum(1 for success, _ in results if success)
+            return {"cpu": cpu_seconds(processes[name].pid) - before, "wall": wall, "answered": answered,
+                    "durations": [duration for _, duration in results if duration is not None]}
+
+        for name in names + names[::-1]:
+            load(PORTS[name], module, target, WARMUP // 2)
+        if len(names) == 2:
+            rounds = benchlib.alternate({name: (lambda name=name: measure(name)) for name in names}, ROUNDS, warmup=0)
+        else:
+            rounds = {names[0]: [measure(names[0]) for _ in range(ROUNDS)]}
+        rss = {name: peak_rss_mib(process.pid) for name, process in processes.items()}
     finally:
-        for process in processes:
+        for process in processes.values():
             process.terminate()
-        for process in processes:
+        for process in processes.values():
             try:
                 process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 process.kill()
-        for namespace in (CLIENT, FAR):
-            run("ip", "netns", "del", namespace, check=False, stderr=subprocess.DEVNULL)
-        run("rm", "-rf", workdir, check=False)
+                process.wait()
+    per_thousand, lost = {}, {}
+    for name in names:
+        outcomes = rounds[name]
+        lost[name] = sum(PROBES - outcome["answered"] for outcome in outcomes)
+        per_thousand[name] = [outcome["cpu"] / max(outcome["answered"], 1) * 1000 for outcome in outcomes]
+        durations = [duration * 1000 for outcome in outcomes for duration in outcome["durations"]]
+        report.line(f"{prober:<8} {name:<18} {spread(per_thousand[name], '.3f'):>22} {spread([o['wall'] for o in outcomes], '.2f'):>19} "
+                    f"{statistics.median(durations) if durations else float('nan'):>9.3f} {rss[name]:>8.1f} {lost[name]:>5}")
+    if refused:
+        report.target(f"{prober}: reach-exporter runs the module", False, "refused at load")
+        report.target(f"{prober}: no probe lost by blackbox_exporter", lost["blackbox_exporter"] == 0, f"{lost['blackbox_exporter']} lost")
+        return
+    cpu = benchlib.ratio_interval(per_thousand["reach-exporter"], per_thousand["blackbox_exporter"])
+    rss_ratio = rss["reach-exporter"] / rss["blackbox_exporter"]
+    report.line(f"{prober:<8} reach / blackbox: CPU per probe {cpu.format('.2f')}; peak RSS {rss_ratio:.2f}")
+    report.target(f"{prober}: reach-exporter CPU per probe <= blackbox_exporter's", benchlib.at_most(cpu, 1.0),
+                  f"{cpu.estimate:.2f} x, at most {cpu.high:.2f}")
+    report.target(f"{prober}: reach-exporter peak RSS <= blackbox_exporter's", rss_ratio <= 1,
+                  f"{rss['reach-exporter']:.1f} against {rss['blackbox_exporter']:.1f} MiB, {rss_ratio:.2f} x")
+    report.target(f"{prober}: no probe lost by either exporter", lost["reach-exporter"] == 0 and lost["blackbox_exporter"] == 0,
+                  f"reach-exporter {lost['reach-exporter']}, blackbox_exporter {lost['blackbox_exporter']}")
+
+
+def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "serve":
+        serve(sys.argv[2])
+        return 0
+    if len(sys.argv) != 3 or sys.argv[1] != "inside":
+        sys.exit("usage: bench-exporter.py inside|serve WORKDIR (scripts/bench-exporter.sh runs it)")
+    workdir = sys.argv[2]
+    report = benchlib.Report("bench-exporter")
+    chosen = [name.strip() for name in os.environ.get("PROBERS", ",".join(PROBERS)).split(",") if name.strip()]
+    unknown = [name for name in chosen if name not in PROBERS]
+    if unknown or not chosen:
+        report.fail(f"PROBERS: unknown {', '.join(unknown) or '(none chosen)'}; choose among {', '.join(PROBERS)}")
+    report.line(f"bench-exporter: per prober, {PROBES} probes a round, {ROUNDS} rounds ABBA after {WARMUP} each, "
+                f"{CONCURRENCY} at a time; medians (range) over the rounds; load average {load_average()}")
+    report.line(f"{'prober':<8} {'exporter':<18} {'CPU s / 1,000 probes':>22} {'wall s / round':>19} "
+                f"{'probe ms':>9} {'RSS MiB':>8} {'lost':>5}")
+    for prober in chosen:
+        bench(report, prober, workdir)
+    report.line(f"load average at the end: {load_average()}")
+    return report.finish()
 
 
 if __name__ == "__main__":
