@@ -30,7 +30,7 @@ public struct ExporterProber: Sendable {
         case .route: measurement = ProbeMeasurement(detail: .route(nil))
         }
         let resolveStart = MonotonicInstant.now()
-        let address = try resolve(request.target.host, module: request.module, deadline: deadline)
+        let address = try resolve(Self.resolvedHost(of: request), module: request.module, deadline: deadline)
         measurement.lookup = MonotonicInstant.now() - resolveStart
         if address == nil { measurement.failure = .nameNotResolved }
         if let address {
