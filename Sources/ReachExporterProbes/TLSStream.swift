@@ -47,13 +47,13 @@ public final class TLSStream: ByteStream {
         public var detail: String
     }
 
-    private let connection: TCPConnection
+    private let connection: any ByteStream
     private let channel: EmbeddedChannel
     public let peer: Peer
     /// The protocol ALPN chose ("h2"), nil when none was.
     public let applicationProtocol: String?
 
-    private init(connection: TCPConnection, channel: EmbeddedChannel, peer: Peer, applicationProtocol: String?) {
+    private init(connection: any ByteStream, channel: EmbeddedChannel, peer: Peer, applicationProtocol: String?) {
         self.connection = connection
         self.channel = channel
         self.peer = peer
@@ -67,7 +67,7 @@ public final class TLSStream: ByteStream {
     /// The TLS handshake over `connection` to `address` (for a certificate checked against
     /// an address), naming `host` unless the settings name the server.
     public static func handshake(
-        over connection: TCPConnection, address: IPAddress, port: UInt16, host: String, settings: TLSSettings, deadline: MonotonicInstant
+        over connection: any ByteStream, address: IPAddress, port: UInt16, host: String, settings: TLSSettings, deadline: MonotonicInstant
     ) throws -> Result<TLSStream, Failure> {
         let context: NIOSSLContext
         do {
@@ -124,7 +124,7 @@ public final class TLSStream: ByteStream {
     }
 
     /// Sends the handler's pending records; false when the deadline came first.
-    private static func flush(_ channel: EmbeddedChannel, to connection: TCPConnection, deadline: MonotonicInstant) throws -> Bool {
+    private static func flush(_ channel: EmbeddedChannel, to connection: any ByteStream, deadline: MonotonicInstant) throws -> Bool {
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
             guard try connection.sendAll(Array(buffer.readableBytesView), deadline: deadline) else { return false }
         }

@@ -682,8 +682,8 @@ extension ExporterStartTests {
             let refused = try run(["--config.file=\(debian)", "--config.check", "--log.format", "logfmt"])
             XCTAssertEqual(refused.status, 1, "\(refused)")
             XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
-            XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: /etc/prometheus/blackbox.yml: line 15: "#
-                + #"tcp.tls: not yet supported by reach-exporter""#), refused.stderr)
+            XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: /etc/prometheus/blackbox.yml: line 21: "#
+                + #"grpc.tls: not yet supported by reach-exporter""#), refused.stderr)
         }
         let web = directory.appendingPathComponent("web.yml").path
         try "basic_auth_users:\n  u: plain\n".write(toFile: web, atomically: true, encoding: .utf8)

@@ -41,9 +41,8 @@ extension ExporterConfiguration {
             "tcp.query_response",
             "tcp.query_response.expect",
             "tcp.query_response.send",
-            "tcp.query_response.starttls=false",
-            "tcp.tls=false",
-            "tcp.tls_config.insecure_skip_verify=false",
+            "tcp.query_response.starttls",
+            "tcp.tls",
             "icmp.preferred_ip_protocol",
             "icmp.ip_protocol_fallback",
             "icmp.source_ip_address",
@@ -68,7 +67,10 @@ extension ExporterConfiguration {
             "grpc.tls_config.insecure_skip_verify=false",
         ] + tlsKeys + headerMatchKeys + credentialKeys + dnsValidationKeys)
 
-    private static let tlsKeys: [String] = ["http.tls_config", "http.oauth2.tls_config"].flatMap { (block: String) -> [String] in
+    /// Each tls_config that a TLS client reads.
+    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config"]
+
+    private static let tlsKeys: [String] = tlsBlocks.flatMap { (block: String) -> [String] in
         ["ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify", "min_version"].map { "\(block).\($0)" }
     }
 
