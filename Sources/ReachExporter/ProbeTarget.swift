@@ -33,14 +33,15 @@ public struct ProbeTarget: Hashable, Sendable {
         }
     }
 
-    /// blackbox_exporter's dns prober: host:port, else the whole target is the host and the
-    /// port 53 (its net.SplitHostPort failing, as for a bare IPv6 literal).
+    /// blackbox_exporter's dns prober: host:port, else the whole target is the host (its
+    /// net.SplitHostPort failing, as for a bare IPv6 literal) and the port the prober's
+    /// default: 53, or 853 with dns_over_tls.
     private static func dns(_ text: String) throws(ParseError) -> ProbeTarget {
         if (try? IPAddress.parse(unbracketed(text))) != nil, !text.hasPrefix("[") || text.hasSuffix("]") {
-            return ProbeTarget(host: unbracketed(text), port: 53)
+            return ProbeTarget(host: unbracketed(text))
         }
         let (host, port) = try hostAndPort(text)
-        return ProbeTarget(host: host, port: port ?? 53)
+        return ProbeTarget(host: host, port: port)
     }
 
     /// host:port, the port required.

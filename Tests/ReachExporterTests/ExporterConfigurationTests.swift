@@ -311,7 +311,7 @@ final class ExporterConfigurationTests: XCTestCase {
     /// that are blackbox_exporter's defaults pass, as do the other probers' settings.
     func testKeysNotYetRunAreRefused() {
         XCTAssertEqual(error("modules:\n  d:\n    prober: dns\n    dns: {query_name: a, dns_over_tls: true}\n"),
-                       "line 4: dns.dns_over_tls: not yet supported by reach-exporter")
+                       "line 4: dns.dns_over_tls: needs transport_protocol: tcp")
         XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      oauth2:\n        proxy_url: http://proxy.lab\n"),
                        "line 6: http.oauth2.proxy_url: not yet supported by reach-exporter")
         XCTAssertEqual(

@@ -58,8 +58,7 @@ extension ExporterConfiguration {
             "dns.query_type",
             "dns.recursion_desired",
             "dns.valid_rcodes",
-            "dns.dns_over_tls=false",
-            "dns.tls_config.insecure_skip_verify=false",
+            "dns.dns_over_tls",
             "grpc.service",
             "grpc.preferred_ip_protocol",
             "grpc.ip_protocol_fallback",
@@ -68,7 +67,7 @@ extension ExporterConfiguration {
         ] + tlsKeys + headerMatchKeys + credentialKeys + dnsValidationKeys)
 
     /// Each tls_config that a TLS client reads.
-    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config"]
+    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config", "dns.tls_config"]
 
     private static let tlsKeys: [String] = tlsBlocks.flatMap { (block: String) -> [String] in
         ["ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify", "min_version"].map { "\(block).\($0)" }
