@@ -71,6 +71,11 @@ final class HTTPProberTests: XCTestCase {
         XCTAssertEqual(ExporterProber.tls(settings, for: target).applicationProtocols, ["h2", "http/1.1"])
         settings.client.enableHTTP2 = false
         XCTAssertEqual(ExporterProber.tls(settings, for: target).applicationProtocols, [])
+        // authorization (common's Authorization): its type, then its credentials.
+        var bearer = HTTPProberSettings()
+        bearer.client.authorization = .init(type: "Bearer", credentials: "t0ken")
+        let authorized = String(decoding: try ExporterProber.request(for: target, settings: bearer).http1, as: UTF8.self)
+        XCTAssertTrue(authorized.contains("\r\nAuthorization: Bearer t0ken\r\n"), authorized)
         XCTAssertEqual(ExporterProber.base64(Array("ab".utf8)), "YWI=")
         XCTAssertEqual(ExporterProber.base64(Array("a".utf8)), "YQ==")
     }
