@@ -10,7 +10,8 @@ import PackageDescription
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
 //   ReachExporterProbes  the exporter's own probes, those `reach` does not run: a TCP
-//                    conversation, gRPC's health check over SwiftNIO's HTTP/2
+//                    conversation, gRPC's health check over SwiftNIO's HTTP/2, TLS
+//                    (swift-nio-ssl) over the probe's own socket
 //   ReachCLI         commands, rendering, the one exit-status mapping
 //   ReachCommandLine each command's options declared once: the reader, help, usage errors,
 //                    shell completions; for both executables
@@ -18,10 +19,12 @@ import PackageDescription
 //   ReachSystem      the only Swift module of `reach` that calls the C library: sockets,
 //                    clocks, libcap
 //   ReachExporterSystem  the exporter's own C calls, kept out of `reach`'s binary and
-//                    start-up: libyaml (blackbox.yml) and crypt_r(3) (basic_auth_users)
+//                    start-up: libyaml (blackbox.yml), crypt_r(3) (basic_auth_users), zlib
+//                    and libbrotli (the http prober's compression)
 //   CReachShims      kernel headers and the macros Swift cannot import
 //   CLibcap          libcap
 //   CYAML            libyaml, read through ReachExporterSystem's YAMLNode
+//   CZlib, CBrotli   zlib and libbrotli, through ReachExporterSystem's ContentCoding
 //   CCrypt           libxcrypt's crypt.h, through ReachExporterSystem's PasswordHash
 let package = Package(
     name: "reach",
@@ -37,9 +40,10 @@ let package = Package(
         // its Swift wrapper, imports Foundation, which brought ICU into the exporter.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
-        // gRPC's health check: HTTP/2 frames and HPACK (the exporter's probes only).
+        // gRPC's health check and HTTP/2 over TLS by ALPN: frames and HPACK (the exporter's probes
+        // only).
         .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
-        // The exporter's own endpoint over TLS (the web configuration's tls_server_config).
+        // TLS (BoringSSL inside): the exporter's own endpoint (tls_server_config) and its probes'.
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
@@ -58,6 +62,10 @@ let package = Package(
         // crypt_r(3) (libxcrypt, through libc6-dev's libcrypt-dev): bcrypt hashes of the
         // exporter's web configuration.
         .systemLibrary(name: "CCrypt"),
+        // zlib and libbrotli's decoder, for the exporter's http `compression`; apt zlib1g-dev
+        // and libbrotli-dev provide them.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlidec", providers: [.apt(["libbrotli-dev"])]),
         // Kernel headers and what Swift cannot import (macros, CMSG helpers). No logic.
         .target(name: "CReachShims"),
         // Every system call, each through one wrapper (EINTR retried in one helper, errors typed and
@@ -67,8 +75,8 @@ let package = Package(
             dependencies: ["CReachShims", "CLibcap"]
         ),
         // The exporter's calls into C libraries `reach` does not link (a module that imports a
-        // C module links its library wherever it is linked): libyaml and libcrypt.
-        .target(name: "ReachExporterSystem", dependencies: ["CYAML", "CCrypt"]),
+        // C module links its library wherever it is linked): libyaml, libcrypt, zlib, libbrotli.
+        .target(name: "ReachExporterSystem", dependencies: ["CYAML", "CCrypt", "CZlib", "CBrotli"]),
         // The library: flag model, netlink codecs, evaluator, ICMP engine, watch loop,
         // connectivity probes. Decisions only: the system is reached through ReachSystem.
         .target(
@@ -86,7 +94,8 @@ let package = Package(
         // probes are ReachCore's; it opens no socket of its own (make lint), the one-echo
         // ICMP probe's aside.
         // The exporter's probes that `reach` must not carry: they open their own connections
-        // (ReachSystem's, or SwiftNIO's for HTTP/2), and decide nothing of blackbox's shape.
+        // (ReachSystem's, or SwiftNIO's for HTTP/2), speak TLS over them (NIOSSL in an
+        // EmbeddedChannel on the probe's own socket), and decide nothing of blackbox's shape.
         .target(
             name: "ReachExporterProbes",
             dependencies: [
@@ -94,6 +103,9 @@ let package = Package(
                 "ReachSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
             ]

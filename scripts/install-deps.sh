@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages a target needs, only those missing.
-#   scripts/install-deps.sh build   libcap-dev and libyaml-dev (to build reach)
+#   scripts/install-deps.sh build   libcap-dev, libyaml-dev, zlib1g-dev, libbrotli-dev (to build reach)
 #   scripts/install-deps.sh deb     also debhelper and lintian (make deb, make test-deb)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
@@ -11,7 +11,9 @@
 #                                   modemmanager template); prometheus,
 #                                   prometheus-blackbox-exporter and prometheus-node-exporter
 #                                   (the exporter's and --textfile's tests and make bench run
-#                                   them as plain processes) and wrk (make bench's load); and
+#                                   them as plain processes), nginx-light and
+#                                   python3-cryptography (the https probes' server and
+#                                   certificates) and wrk (make bench's load); and
 #                                   the checkers of make lint besides swift format (mandoc,
 #                                   python3 and shellcheck); and time, for make bench's peak
 #                                   memory; and grpcio with grpcio-health-checking from
@@ -19,7 +21,7 @@
 #                                   grpc prober's tests run its health server)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(libcap-dev libyaml-dev pkg-config)
+packages=(libcap-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config)
 # make deb: debhelper and lintian; make test-deb adds what it checks with.
 if [ "${1:-build}" = deb ]; then
   packages+=(debhelper lintian libcap2-bin systemd python3)
@@ -28,7 +30,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)
   packages+=(zsh fish)
-  packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk)
+  packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk nginx-light python3-cryptography)
 fi
 missing=()
 for package in "${packages[@]}"; do
@@ -42,11 +44,11 @@ if [ ${#missing[@]} -ne 0 ]; then
   echo "installing: ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  # dnsmasq's package starts a system-wide service; the tests start their own per namespace.
+  # dnsmasq's and nginx's packages start a system-wide service; the tests start their own per namespace.
   # So do prometheus's, prometheus-blackbox-exporter's and prometheus-node-exporter's: the
   # tests start their own. Without systemd as init (a container), the packages' init
   # scripts may have started them.
-  for service in dnsmasq prometheus prometheus-blackbox-exporter prometheus-node-exporter; do
+  for service in dnsmasq prometheus prometheus-blackbox-exporter prometheus-node-exporter nginx; do
     if command -v systemctl >/dev/null 2>&1; then systemctl disable --now "$service" >/dev/null 2>&1 || true; fi
     if [ -x "/etc/init.d/$service" ]; then "/etc/init.d/$service" stop >/dev/null 2>&1 || true; fi
   done

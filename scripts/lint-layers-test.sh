@@ -129,7 +129,7 @@ README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
-Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)
+Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
 Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)
@@ -172,7 +172,7 @@ Sources/ReachExporterSystem/YAML.swift:5: imports CReachShims from ReachExporter
 Sources/ReachSystem/System.swift:4: imports ReachCore from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:5: imports ReachCLI from ReachSystem (layers point down: ReachSystem imports no layer above it)
 Sources/ReachSystem/System.swift:6: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
-Sources/ReachSystem/YAML.swift:1: imports CYAML outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)
+Sources/ReachSystem/YAML.swift:1: imports CYAML outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
 docs/B.md:1: links to README.md, which is not in the repository
 scripts/run:2: names docs/RUN.md, which is not in the repository
 scripts/tool.py:1: names docs/GONE.md, which is not in the repository

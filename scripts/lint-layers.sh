@@ -8,8 +8,9 @@
 #    CReachShims, CLibcap), in any form: `import Glibc`, `@_exported import`,
 #    `@preconcurrency import`, `public import`, `import struct Glibc.stat`... Fuzz and Tests
 #    are no layer and may. The exporter's own C calls are Sources/ReachExporterSystem's:
-#    it alone imports CYAML and CCrypt (libyaml and libcrypt, which `reach` must not link:
-#    a Swift module that imports a C module links its library wherever it goes), and the
+#    it alone imports CYAML, CCrypt, CZlib and CBrotli (libyaml, libcrypt, zlib and
+#    libbrotli, which `reach` must not link: a Swift module that imports a C module links
+#    its library wherever it goes), and the
 #    C library (Glibc, Musl), and nothing else of the project's; only the exporter's
 #    decision and server modules import it.
 # 2. Layers point down: nothing under Sources/ReachCore or Sources/ReachSystem imports
@@ -141,8 +142,8 @@ scan() {
             violation("imports " module " outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)")
         if (module ~ /^(CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
             violation("imports " module " outside Sources/ReachSystem (only ReachSystem calls the C library)")
-        if (module ~ /^(CYAML|CCrypt)$/ && FILENAME !~ /^(Sources\/ReachExporterSystem|Fuzz|Tests)\//)
-            violation("imports " module " outside Sources/ReachExporterSystem (libyaml and libcrypt stay out of reach)")
+        if (module ~ /^(CYAML|CCrypt|CZlib|CBrotli)$/ && FILENAME !~ /^(Sources\/ReachExporterSystem|Fuzz|Tests)\//)
+            violation("imports " module " outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)")
         if (module ~ /^(Reach|CReach|CLibcap)/ && FILENAME ~ /^Sources\/ReachExporterSystem\//)
             violation("imports " module " from ReachExporterSystem (it stands on the C libraries alone)")
         if (module == "ReachExporterSystem" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)

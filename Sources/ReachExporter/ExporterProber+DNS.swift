@@ -1,11 +1,13 @@
 import ReachCore
+import ReachExporterProbes
 import ReachSystem
 
 extension ExporterProber {
     /// blackbox_exporter's dns prober (`prober/dns.go`): one query, the module's name, type
-    /// and class, a random ID, recursion desired or not, over UDP or TCP from the module's
-    /// source address; then the rcode against valid_rcodes and each section's records, as
-    /// text, against its four lists of regular expressions.
+    /// and class, a random ID, recursion desired or not, over UDP, TCP or TLS over TCP (RFC
+    /// 7858, dns_over_tls) from the module's source address; then the rcode against
+    /// valid_rcodes and each section's records, as text, against its four lists of regular
+    /// expressions.
     func dns(
         _ address: IPAddress, request: ExporterRouter.ProbeRequest, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement
     ) throws {
@@ -16,11 +18,23 @@ extension ExporterProber {
         let question = try settings.question
         let query = DNSMessage.query(id: .random(in: 0...UInt16.max), question, recursionDesired: settings.recursionDesired)
         let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
+        let port = request.target.port ?? (settings.dnsOverTLS ? 853 : 53)
+        let exchanged: Result<DNSMessage, DNSExchange.Failure>
+        if settings.dnsOverTLS {
+            // The server is named by tls_config's server_name, else the target's host (dns.go).
+            let outcome = try DNSOverTLS.run(
+                query, to: address, port: port, host: request.target.host, settings: settings.tlsConfig, from: source,
+                deadline: deadline, phases: &dns.phases)
+            switch outcome {
+            case .exchanged(let result): exchanged = result
+            case .tlsFailed(let why): return measurement.fail(.tls(why))
+            }
+        } else {
+            exchanged = try DNSExchange.run(
+                query, to: address, port: port, over: settings.transport, from: source, deadline: deadline, phases: &dns.phases)
+        }
         let response: DNSMessage
-        switch try DNSExchange.run(
-            query, to: address, port: request.target.port ?? 53, over: settings.transport, from: source,
-            deadline: deadline, phases: &dns.phases)
-        {
+        switch exchanged {
         case .failure(let why):
             measurement.routeRefusal = why.routeRefusal
             measurement.fail(.exchange(why))

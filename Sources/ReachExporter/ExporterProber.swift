@@ -30,7 +30,7 @@ public struct ExporterProber: Sendable {
         case .route: measurement = ProbeMeasurement(detail: .route(nil))
         }
         let resolveStart = MonotonicInstant.now()
-        let address = try resolve(request.target.host, module: request.module, deadline: deadline)
+        let address = try resolve(Self.resolvedHost(of: request), module: request.module, deadline: deadline)
         measurement.lookup = MonotonicInstant.now() - resolveStart
         if address == nil { measurement.failure = .nameNotResolved }
         if let address {
@@ -38,7 +38,7 @@ public struct ExporterProber: Sendable {
             switch request.module.prober {
             case .icmp: try icmp(address, settings: request.module.icmp, deadline: deadline, into: &measurement)
             case .tcp:
-                try tcp(address, port: request.target.port ?? 0, settings: request.module.tcp, deadline: deadline, into: &measurement)
+                try tcp(address, target: request.target, settings: request.module.tcp, deadline: deadline, into: &measurement)
             case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
             case .route: try route(address, into: &measurement)
             case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)

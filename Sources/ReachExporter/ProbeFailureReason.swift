@@ -59,9 +59,27 @@ extension ProbeFailureReason {
     public static let malformedResponse = Self(rawValue: "malformed_response")
     /// A whole response whose status code the module does not accept.
     public static let statusCode = Self(rawValue: "status_code")
-    /// A redirect the probe may not follow: to a host outside --allow, to another scheme,
-    /// or to a Location that is not a URL; or any redirect with follow_redirects false.
+    /// A redirect the probe may not follow: to a host outside --allow, to a scheme
+    /// other than http and https; or any redirect with follow_redirects false.
     public static let redirectNotFollowed = Self(rawValue: "redirect_not_followed")
     /// More than 10 redirects, where Go's client stops.
     public static let tooManyRedirects = Self(rawValue: "too_many_redirects")
+    /// fail_if_header_matches or fail_if_header_not_matches.
+    public static let headerRegex = Self(rawValue: "header_regex")
+    /// fail_if_body_matches_regexp or fail_if_body_not_matches_regexp.
+    public static let bodyRegex = Self(rawValue: "body_regex")
+    /// The body does not decode by the module's compression (not that coding, or cut short).
+    public static let bodyDecoding = Self(rawValue: "body_decoding")
+    /// proxy_url's proxy did not open the tunnel to an https target (CONNECT not answered 2xx).
+    public static let proxyRefused = Self(rawValue: "proxy_refused")
+    /// oauth2's token_url gave no access token (not reached, not 2xx, or none in its answer).
+    public static let oauth2Token = Self(rawValue: "oauth2_token")
+    /// A body longer than body_size_limit.
+    public static let bodyTooLarge = Self(rawValue: "body_too_large")
+    /// An HTTP version that valid_http_versions does not list.
+    public static let httpVersion = Self(rawValue: "http_version")
+    /// fail_if_ssl: the final response came over TLS.
+    public static let ssl = Self(rawValue: "ssl")
+    /// fail_if_not_ssl: the final response came in the clear.
+    public static let notSSL = Self(rawValue: "not_ssl")
 }

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachExporterProbes
 import ReachSystem
 
 /// What one probe measured, as values; `samples` turns it into blackbox_exporter's metrics
@@ -48,6 +49,12 @@ public struct ProbeMeasurement: Sendable, Equatable {
         public var version = 0.0
         /// Redirect answers seen, followed or not (blackbox_exporter counts the one it declines).
         public var redirects = 0
+        /// What TLS showed of the server that gave the final response; nil over plain HTTP.
+        public var tls: TLSStream.Peer?
+        /// Why the TLS handshake failed, when it did.
+        public var tlsFailure: TLSStream.Failure?
+        /// A header or body pattern failed the probe.
+        public var failedDueToRegex = false
         public init() {}
     }
 
@@ -118,7 +125,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
     /// figures, then the address.
     private func httpSamples(_ http: HTTP) -> [MetricSample] {
         let phases = [
-            ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", 0),
+            ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", http.phases.tls.secondsValue),
             ("processing", http.phases.processing.secondsValue), ("transfer", http.phases.transfer.secondsValue),
         ]
         var samples = phases.map { phase, seconds in
@@ -131,12 +138,12 @@ public struct ProbeMeasurement: Sendable, Equatable {
             MetricSample(
                 "probe_http_uncompressed_body_length", help: "Length of uncompressed response body", value: Double(http.bodyLength)),
             MetricSample("probe_http_redirects", help: "The number of redirects", value: Double(http.redirects)),
-            MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: 0),
+            MetricSample("probe_http_ssl", help: "Indicates if SSL was used for the final redirect", value: http.tls == nil ? 0 : 1),
             MetricSample("probe_http_status_code", help: "Response HTTP status code", value: Double(http.statusCode)),
             MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),
-            Self.regexSample,
+            MetricSample("probe_failed_due_to_regex", help: Self.regexSample.help, value: http.failedDueToRegex ? 1 : 0),
         ]
-        return samples + addressSamples
+        return samples + (http.tls.map(Self.tlsSamples) ?? []) + addressSamples
     }
 
     /// reach's own `route` module: the address, then what the kernel's route says.
@@ -160,7 +167,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         ]
     }
 
-    /// Always 0: reach's http module has no regular expressions to fail on.
+    /// probe_failed_due_to_regex, 0: a prober whose patterns did not fail it.
     private static let regexSample = MetricSample("probe_failed_due_to_regex", help: "Indicates if probe failed due to regex", value: 0)
 
     /// blackbox_exporter's chooseProtocol registers these three for every prober that resolves.

@@ -12,6 +12,8 @@ public struct ProbeTarget: Hashable, Sendable {
     public var port: UInt16?
     /// For http: the request target, from the first '/' on ("/" when the URL has none).
     public var path: String?
+    /// For http: an https:// URL (TLS, port 443 unless given).
+    public var secure = false
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
         public var description: String
@@ -31,14 +33,15 @@ public struct ProbeTarget: Hashable, Sendable {
         }
     }
 
-    /// blackbox_exporter's dns prober: host:port, else the whole target is the host and the
-    /// port 53 (its net.SplitHostPort failing, as for a bare IPv6 literal).
+    /// blackbox_exporter's dns prober: host:port, else the whole target is the host (its
+    /// net.SplitHostPort failing, as for a bare IPv6 literal) and the port the prober's
+    /// default: 53, or 853 with dns_over_tls.
     private static func dns(_ text: String) throws(ParseError) -> ProbeTarget {
         if (try? IPAddress.parse(unbracketed(text))) != nil, !text.hasPrefix("[") || text.hasSuffix("]") {
-            return ProbeTarget(host: unbracketed(text), port: 53)
+            return ProbeTarget(host: unbracketed(text))
         }
         let (host, port) = try hostAndPort(text)
-        return ProbeTarget(host: host, port: port ?? 53)
+        return ProbeTarget(host: host, port: port)
     }
 
     /// host:port, the port required.
@@ -52,12 +55,16 @@ public struct ProbeTarget: Hashable, Sendable {
     /// target from the first '/' on, without the fragment.
     private static func http(_ text: String) throws(ParseError) -> ProbeTarget {
         var rest = Substring(text)
+        var secure = false
         // A scheme is letters, digits, "+", "-" and "." before "://" (RFC 3986, 3.1).
         if let colon = text.firstIndex(of: ":"), text[colon...].hasPrefix("://"),
            text[..<colon].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
         {
             let scheme = text[..<colon].lowercased()
-            guard scheme == "http" else { throw ParseError(description: "\(scheme):// targets are not supported (http only)") }
+            guard scheme == "http" || scheme == "https" else {
+                throw ParseError(description: "\(scheme):// targets are not supported (http and https only)")
+            }
+            secure = scheme == "https"
             rest = text[text.index(colon, offsetBy: 3)...]
         }
         let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
@@ -67,7 +74,7 @@ public struct ProbeTarget: Hashable, Sendable {
         let authority = String(rest[..<authorityEnd])
         guard !authority.contains("@") else { throw ParseError(description: "user information in a URL is not supported") }
         let (host, port) = try hostAndPort(authority)
-        return ProbeTarget(host: host, port: port ?? 80, path: path)
+        return ProbeTarget(host: host, port: port ?? (secure ? 443 : 80), path: path, secure: secure)
     }
 
     /// blackbox_exporter's grpc target (`prober/grpc.go`): host:port, with `http://` or

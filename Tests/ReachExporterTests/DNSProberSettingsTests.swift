@@ -86,7 +86,7 @@ final class DNSProberSettingsTests: XCTestCase {
         XCTAssertEqual(error("      query_name: a.lab\n      validate_answer_rrs:\n        fail_if_match: [x]\n"),
                        "line 7: dns.validate_answer_rrs.fail_if_match: unknown key (blackbox_exporter 0.23 has no such setting)")
         XCTAssertEqual(error("      query_name: a.lab\n      dns_over_tls: true\n"),
-                       "line 6: dns.dns_over_tls: not yet supported by reach-exporter")
+                       "line 5: dns.dns_over_tls: needs transport_protocol: tcp")
         XCTAssertEqual(error("      query_name: a.lab\n      source_ip_address: nowhere\n"),
                        "line 6: dns.source_ip_address: 'nowhere' is not an IP address")
         XCTAssertEqual(error("      query_name: a..lab\n"), "line 5: dns.query_name: 'a..lab' has an empty label")
@@ -95,12 +95,12 @@ final class DNSProberSettingsTests: XCTestCase {
     }
 
     func testTargetIsHostAndPort53ByDefault() throws {
-        XCTAssertEqual(try ProbeTarget.parse("198.18.0.1", for: .dns), ProbeTarget(host: "198.18.0.1", port: 53))
+        XCTAssertEqual(try ProbeTarget.parse("198.18.0.1", for: .dns), ProbeTarget(host: "198.18.0.1"))
         XCTAssertEqual(try ProbeTarget.parse("198.18.0.1:5353", for: .dns), ProbeTarget(host: "198.18.0.1", port: 5353))
-        XCTAssertEqual(try ProbeTarget.parse("2001:db8::1", for: .dns), ProbeTarget(host: "2001:db8::1", port: 53))
-        XCTAssertEqual(try ProbeTarget.parse("[2001:db8::1]", for: .dns), ProbeTarget(host: "2001:db8::1", port: 53))
+        XCTAssertEqual(try ProbeTarget.parse("2001:db8::1", for: .dns), ProbeTarget(host: "2001:db8::1"))
+        XCTAssertEqual(try ProbeTarget.parse("[2001:db8::1]", for: .dns), ProbeTarget(host: "2001:db8::1"))
         XCTAssertEqual(try ProbeTarget.parse("[2001:db8::1]:54", for: .dns), ProbeTarget(host: "2001:db8::1", port: 54))
-        XCTAssertEqual(try ProbeTarget.parse("ns.lab", for: .dns), ProbeTarget(host: "ns.lab", port: 53))
+        XCTAssertEqual(try ProbeTarget.parse("ns.lab", for: .dns), ProbeTarget(host: "ns.lab"))
         XCTAssertThrowsError(try ProbeTarget.parse("ns.lab:0", for: .dns))
         XCTAssertThrowsError(try ProbeTarget.parse("ns.lab:x", for: .dns))
     }

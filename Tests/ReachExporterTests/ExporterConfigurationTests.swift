@@ -311,11 +311,12 @@ final class ExporterConfigurationTests: XCTestCase {
     /// that are blackbox_exporter's defaults pass, as do the other probers' settings.
     func testKeysNotYetRunAreRefused() {
         XCTAssertEqual(error("modules:\n  d:\n    prober: dns\n    dns: {query_name: a, dns_over_tls: true}\n"),
-                       "line 4: dns.dns_over_tls: not yet supported by reach-exporter")
-        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      method: POST\n"),
-                       "line 5: http.method: not yet supported by reach-exporter")
-        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      tls_config:\n        ca_file: /nonexistent/ca.pem\n"),
-                       "line 6: http.tls_config.ca_file: not yet supported by reach-exporter")
+                       "line 4: dns.dns_over_tls: needs transport_protocol: tcp")
+        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      oauth2:\n        proxy_url: http://proxy.lab\n"),
+                       "line 6: http.oauth2.proxy_url: not yet supported by reach-exporter")
+        // Go's client also takes https:// and socks5:// proxies; reach speaks only CONNECT to http://.
+        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      proxy_url: socks5://proxy.lab:1080\n"),
+                       "line 5: http.proxy_url: 'socks5://proxy.lab:1080': only http:// proxies are supported by reach-exporter")
         XCTAssertEqual(
             error("modules:\n  g:\n    prober: grpc\n    grpc: {tls: true}\n"), "line 4: grpc.tls: not yet supported by reach-exporter")
         XCTAssertNil(error("""

@@ -126,7 +126,8 @@ final class ProbeMeasurementTests: XCTestCase {
             ("http://other.lab/z#top", ProbeTarget(host: "other.lab", port: 80, path: "/z")),
             ("//other.lab:81/", ProbeTarget(host: "other.lab", port: 81, path: "/")),
             ("HTTP://[2001:db8::1]/", ProbeTarget(host: "2001:db8::1", port: 80, path: "/")),
-            ("https://web.lab/", nil), ("ftp://web.lab/", nil), ("/a\u{7F}", nil),
+            ("https://web.lab/", ProbeTarget(host: "web.lab", port: 443, path: "/", secure: true)), ("ftp://web.lab/", nil),
+            ("/a\u{7F}", nil),
         ]
         for (location, expected) in cases {
             XCTAssertEqual(ExporterProber.redirectTarget(location, from: current), expected, location)

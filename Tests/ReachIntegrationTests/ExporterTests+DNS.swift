@@ -118,16 +118,7 @@ extension ExporterTests {
     ]
 
     func testDNSProberAnswersAsBlackboxExporterDoes() throws {
-        try Privilege.requireRootAndTools(["ip", "python3", "dnsmasq", "prometheus-blackbox-exporter"])
-        let client = try lab.namespace("client")
-        let server = try lab.namespace("server")
-        try lab.veth("v0", in: client, peer: "f0", in: server)
-        try client.ip("addr", "add", "198.18.0.2/24", "dev", "v0")
-        try client.ip("-6", "addr", "add", "2001:db8::2/64", "dev", "v0", "nodad")
-        for address in ["198.18.0.1/24", "198.18.0.3/24", "198.18.0.4/24"] { try server.ip("addr", "add", address, "dev", "f0") }
-        try server.ip("-6", "addr", "add", "2001:db8::1/64", "dev", "f0", "nodad")
-        try client.waitFor(link: "v0", operstate: "UP")
-        try server.waitFor(link: "f0", operstate: "UP")
+        let (client, server) = try dnsNamespaces(serverAddresses: ["198.18.0.1/24", "198.18.0.3/24", "198.18.0.4/24"])
         try client.ip("route", "add", "unreachable", "203.0.113.0/24")
         _ = try lab.startDNSMasq(
             in: server, address: "198.18.0.1", records: ["h.lab": ["198.18.0.6", "2001:db8::6"]], nonexistent: [],
@@ -148,6 +139,22 @@ extension ExporterTests {
                               in: client)
         for probe in Self.dnsCases { try compareDNS(probe, in: client) }
         try compareDNS(("soa", "198.18.0.1", 0, "dns_authority_rrs"), in: client, serial: 2_026_112_601)
+    }
+
+    /// The client (198.18.0.2, 2001:db8::2) and the server (`serverAddresses`, 2001:db8::1),
+    /// one link between them, for the dns prober's tests.
+    func dnsNamespaces(serverAddresses: [String]) throws -> (client: Namespace, server: Namespace) {
+        try Privilege.requireRootAndTools(["ip", "python3", "dnsmasq", "prometheus-blackbox-exporter"])
+        let client = try lab.namespace("client")
+        let server = try lab.namespace("server")
+        try lab.veth("v0", in: client, peer: "f0", in: server)
+        try client.ip("addr", "add", "198.18.0.2/24", "dev", "v0")
+        try client.ip("-6", "addr", "add", "2001:db8::2/64", "dev", "v0", "nodad")
+        for address in serverAddresses { try server.ip("addr", "add", address, "dev", "f0") }
+        try server.ip("-6", "addr", "add", "2001:db8::1/64", "dev", "f0", "nodad")
+        try client.waitFor(link: "v0", operstate: "UP")
+        try server.waitFor(link: "f0", operstate: "UP")
+        return (client, server)
     }
 
     /// One probe asked of both exporters: the same verdict, the expected one and its reason,

@@ -540,11 +540,11 @@ final class ExporterStartTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("blackbox.yml").path
-        let yaml = "modules:\n  web:\n    prober: http\n    http:\n      fail_if_not_ssl: true\n"
+        let yaml = "modules:\n  web:\n    prober: http\n    http:\n      oauth2: {proxy_url: http://proxy.lab}\n"
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try run(["--config", path])
         XCTAssertEqual(result.status, 78, "\(result)")
-        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: http.fail_if_not_ssl: not yet supported by reach-exporter"])
+        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: http.oauth2.proxy_url: not yet supported by reach-exporter"])
         let missing = try run(["--config", directory.appendingPathComponent("none.yml").path])
         XCTAssertEqual(missing.status, 78, "\(missing)")
         XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
@@ -682,8 +682,8 @@ extension ExporterStartTests {
             let refused = try run(["--config.file=\(debian)", "--config.check", "--log.format", "logfmt"])
             XCTAssertEqual(refused.status, 1, "\(refused)")
             XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
-            XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: /etc/prometheus/blackbox.yml: line 7: "#
-                + #"http.method: not yet supported by reach-exporter""#), refused.stderr)
+            XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: /etc/prometheus/blackbox.yml: line 21: "#
+                + #"grpc.tls: not yet supported by reach-exporter""#), refused.stderr)
         }
         let web = directory.appendingPathComponent("web.yml").path
         try "basic_auth_users:\n  u: plain\n".write(toFile: web, atomically: true, encoding: .utf8)

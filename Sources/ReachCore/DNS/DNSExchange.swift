@@ -70,16 +70,27 @@ public enum DNSExchange {
             requestStart = .now()
             return try exchange(query, id: id, over: connection, peer: peer, deadline: deadline)
         case .tcp:
-            let outcome = try TCPConnection.connect(to: address, port: port, from: source, deadline: deadline)
+            let outcome = try connect(to: address, port: port, from: source, deadline: deadline)
             requestStart = .now()
             switch outcome {
-            case .connected(let connection): return try exchange(query, id: id, over: connection, peer: peer, deadline: deadline)
-            case .refused: return .failure(Failure(kind: .refused, detail: "connection refused by \(peer)"))
-            case .timedOut: return .failure(Failure(kind: .timedOut, detail: "timed out connecting to \(peer)"))
-            case .unreachable(let errno): return .failure(Failure(kind: .unreachable, detail: "\(peer): \(errno)"))
-            case .routeRefused(let errno): return .failure(Failure(routeRefusal: errno, peer: peer))
-            case .sourceRefused(let errno): return .failure(Failure(sourceRefused: errno))
+            case .success(let connection): return try exchange(query, over: connection, peer: peer, deadline: deadline)
+            case .failure(let failure): return .failure(failure)
             }
+        }
+    }
+
+    /// A TCP connection for queries to `address` port `port`, or why none opened.
+    public static func connect(
+        to address: IPAddress, port: UInt16, from source: IPAddress?, deadline: MonotonicInstant
+    ) throws -> Result<TCPConnection, Failure> {
+        let peer = "\(address) port \(port)"
+        switch try TCPConnection.connect(to: address, port: port, from: source, deadline: deadline) {
+        case .connected(let connection): return .success(connection)
+        case .refused: return .failure(Failure(kind: .refused, detail: "connection refused by \(peer)"))
+        case .timedOut: return .failure(Failure(kind: .timedOut, detail: "timed out connecting to \(peer)"))
+        case .unreachable(let errno): return .failure(Failure(kind: .unreachable, detail: "\(peer): \(errno)"))
+        case .routeRefused(let errno): return .failure(Failure(routeRefusal: errno, peer: peer))
+        case .sourceRefused(let errno): return .failure(Failure(sourceRefused: errno))
         }
     }
 
@@ -100,9 +111,12 @@ public enum DNSExchange {
         }
     }
 
-    private static func exchange(
-        _ query: [UInt8], id: UInt16, over connection: TCPConnection, peer: String, deadline: MonotonicInstant
+    /// The response to `query` over a byte stream (TCP, or the exporter's TLS over it: RFC
+    /// 7858, 3.3, frames messages as TCP does), each message after its two-byte length.
+    public static func exchange(
+        _ query: [UInt8], over connection: any ByteStream, peer: String, deadline: MonotonicInstant
     ) throws -> Result<DNSMessage, Failure> {
+        let id = query.count >= 2 ? UInt16(query[0]) << 8 | UInt16(query[1]) : 0
         guard try connection.sendAll(DNSMessage.framed(query), deadline: deadline) else {
             return .failure(Failure(kind: .closed, detail: "\(peer) closed the connection before the query was sent"))
         }

@@ -1,5 +1,15 @@
 import ReachSystem
 
+/// What an HTTP exchange is read and written through: a TCP connection, or the exporter's
+/// TLS session over one.
+public protocol ByteStream: AnyObject {
+    /// false: the deadline came before every byte was sent.
+    func sendAll(_ bytes: [UInt8], deadline: MonotonicInstant) throws -> Bool
+    func receive(maximum: Int, deadline: MonotonicInstant) throws -> TCPConnection.ReceiveOutcome
+}
+
+extension TCPConnection: ByteStream {}
+
 /// One plain HTTP/1.1 GET on a connection of its own, read to a whole response within a
 /// deadline: the one HTTP probe of `reach status --probe`, `reach watch --probe` and the
 /// exporter's http module. What differs between them is a parameter (the User-Agent) or
@@ -13,10 +23,12 @@ public struct HTTPProbe: Sendable {
     }
 
     /// Where the time went, by blackbox_exporter's phases (`prober/http.go`): the connect;
-    /// from the connection to the response's first byte; from there to its end. Added to,
-    /// so that a probe that follows redirects sums them.
+    /// the TLS handshake (the exporter's https only); from the connection to the response's
+    /// first byte; from there to its end. Added to, so that a probe that follows redirects
+    /// sums them.
     public struct Phases: Equatable, Sendable {
         public var connect = TimeSpan.zero
+        public var tls = TimeSpan.zero
         public var processing = TimeSpan.zero
         public var transfer = TimeSpan.zero
         public init() {}
@@ -38,30 +50,64 @@ public struct HTTPProbe: Sendable {
     public func get(
         _ address: IPAddress, host: String, port: UInt16, path: String, deadline: MonotonicInstant, phases: inout Phases
     ) throws -> Outcome {
-        let connectStart = MonotonicInstant.now()
-        let connected = try TCPProbe.connect(to: address, port: port, deadline: deadline)
-        phases.connect += MonotonicInstant.now() - connectStart
-        let connection: TCPConnection
-        switch connected {
-        case .success(let open): connection = open
+        switch try connect(address, port: port, deadline: deadline, phases: &phases) {
         case .failure(let why): return .notConnected(why)
+        case .success(let connection):
+            let head = Array(request(host: host, port: port, path: path).utf8)
+            return try exchange(head, over: connection, deadline: deadline, phases: &phases)
         }
-        let processingStart = MonotonicInstant.now()
-        guard try connection.sendAll(Array(request(host: host, port: port, path: path).utf8), deadline: deadline) else {
-            return .timedOut("timed out sending the request")
-        }
-        return try read(connection, since: processingStart, deadline: deadline, phases: &phases)
     }
 
-    /// The request: RFC 9112's request line, RFC 9110's Host (an IPv6 literal in brackets,
-    /// the port unless it is http's 80), and a close after the one answer.
-    func request(host: String, port: UInt16, path: String) -> String {
-        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == 80 ? "" : ":\(port)")
-        return "GET \(path) HTTP/1.1\r\nHost: \(hostHeader)\r\nUser-Agent: \(userAgent)\r\nAccept: */*\r\nConnection: close\r\n\r\n"
+    /// The request's connection, its time added to the connect phase.
+    public func connect(_ address: IPAddress, port: UInt16, deadline: MonotonicInstant, phases: inout Phases) throws
+        -> Result<TCPConnection, TCPProbe.Failure>
+    {
+        let connectStart = MonotonicInstant.now()
+        defer { phases.connect += MonotonicInstant.now() - connectStart }
+        return try TCPProbe.connect(to: address, port: port, deadline: deadline)
+    }
+
+    /// Sends `request` whole over `stream` and reads the one response to it, timing the
+    /// processing and transfer phases.
+    public func exchange(_ request: [UInt8], over stream: some ByteStream, deadline: MonotonicInstant, phases: inout Phases) throws
+        -> Outcome
+    {
+        let processingStart = MonotonicInstant.now()
+        guard try stream.sendAll(request, deadline: deadline) else {
+            return .timedOut("timed out sending the request")
+        }
+        return try read(stream, since: processingStart, deadline: deadline, phases: &phases)
+    }
+
+    /// The request's head (the body follows it): RFC 9112's request line, RFC 9110's Host
+    /// (an IPv6 literal in brackets, the port unless it is the scheme's `defaultPort`), the
+    /// fields given (a Host, Accept or User-Agent among them replaces ours), Content-Length
+    /// for a body, and a close after the one answer.
+    public func request(
+        method: String = "GET", host: String, port: UInt16, defaultPort: UInt16 = 80, path: String,
+        fields: [(name: String, value: String)] = [], body: [UInt8] = []
+    ) -> String {
+        let head = self.fields(method: method, host: host, port: port, defaultPort: defaultPort, fields: fields, body: body)
+        return "\(method) \(path) HTTP/1.1\r\n" + head.map { "\($0.name): \($0.value)\r\n" }.joined() + "\r\n"
+    }
+
+    /// The request's fields, in the order `request` writes them.
+    public func fields(
+        method: String = "GET", host: String, port: UInt16, defaultPort: UInt16 = 80, fields: [(name: String, value: String)] = [],
+        body: [UInt8] = []
+    ) -> [(name: String, value: String)] {
+        let hostHeader = (host.contains(":") ? "[\(host)]" : host) + (port == defaultPort ? "" : ":\(port)")
+        var head = [("Host", hostHeader), ("User-Agent", userAgent), ("Accept", "*/*")].filter { name, _ in
+            !fields.contains { $0.name.lowercased() == name.lowercased() }
+        }
+        head += fields.filter { !["content-length", "connection"].contains($0.name.lowercased()) }
+        if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head.append(("Content-Length", "\(body.count)")) }
+        head.append(("Connection", "close"))
+        return head
     }
 
     private func read(
-        _ connection: TCPConnection, since processingStart: MonotonicInstant, deadline: MonotonicInstant, phases: inout Phases
+        _ connection: some ByteStream, since processingStart: MonotonicInstant, deadline: MonotonicInstant, phases: inout Phases
     ) throws -> Outcome {
         var received: [UInt8] = []
         var firstByte: MonotonicInstant?

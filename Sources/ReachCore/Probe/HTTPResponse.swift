@@ -10,6 +10,10 @@ public struct HTTPResponse: Equatable, Sendable {
     /// Headers longer than this are not a response we need to understand.
     public static let headerLimit = 32 * 1024
 
+    public init(statusCode: Int, headers: [(name: String, value: String)], body: [UInt8]) {
+        (self.statusCode, self.headers, self.body) = (statusCode, headers, body)
+    }
+
     public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
         lhs.statusCode == rhs.statusCode && lhs.body == rhs.body
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachExporterProbes
 import ReachExporterSystem
 import ReachSystem
 
@@ -57,6 +58,11 @@ public struct DNSProberSettings: Hashable, Sendable {
         }
         // config.go DNSProbe.UnmarshalYAML.
         if settings.queryName.isEmpty { throw ConfigurationError(node.mark?.line, "dns: query name must be set for DNS module") }
+        // dns.go fails every probe of such a module ("Expected transport protocol tcp for
+        // DoT"); said once, at load, as for a type it does not know.
+        if settings.dnsOverTLS && settings.transportProtocol != "tcp" && reader.prober == "dns" {
+            throw ConfigurationError(node.mark?.line, "dns.dns_over_tls: needs transport_protocol: tcp")
+        }
         return settings
     }
 

@@ -14,20 +14,35 @@ extension ExporterConfiguration {
             "http.ip_protocol_fallback",
             "http.follow_redirects",
             "http.no_follow_redirects",
-            "http.method=GET",
-            "http.fail_if_ssl=false",
-            "http.fail_if_not_ssl=false",
-            "http.enable_http2=true",
-            "http.tls_config.insecure_skip_verify=false",
+            "http.valid_http_versions",
+            "http.method",
+            "http.headers",
+            "http.body",
+            "http.body_size_limit",
+            "http.compression",
+            "http.fail_if_ssl",
+            "http.fail_if_not_ssl",
+            "http.fail_if_body_matches_regexp",
+            "http.fail_if_body_not_matches_regexp",
+            "http.skip_resolve_phase_with_proxy",
+            "http.bearer_token",
+            "http.bearer_token_file",
+            "http.proxy_url",
+            "http.enable_http2",
+            "http.oauth2.client_id",
+            "http.oauth2.client_secret",
+            "http.oauth2.client_secret_file",
+            "http.oauth2.scopes",
+            "http.oauth2.token_url",
+            "http.oauth2.endpoint_params",
             "tcp.preferred_ip_protocol",
             "tcp.ip_protocol_fallback",
             "tcp.source_ip_address",
             "tcp.query_response",
             "tcp.query_response.expect",
             "tcp.query_response.send",
-            "tcp.query_response.starttls=false",
-            "tcp.tls=false",
-            "tcp.tls_config.insecure_skip_verify=false",
+            "tcp.query_response.starttls",
+            "tcp.tls",
             "icmp.preferred_ip_protocol",
             "icmp.ip_protocol_fallback",
             "icmp.source_ip_address",
@@ -43,15 +58,31 @@ extension ExporterConfiguration {
             "dns.query_type",
             "dns.recursion_desired",
             "dns.valid_rcodes",
-            "dns.dns_over_tls=false",
-            "dns.tls_config.insecure_skip_verify=false",
+            "dns.dns_over_tls",
             "grpc.service",
             "grpc.preferred_ip_protocol",
             "grpc.ip_protocol_fallback",
             "grpc.tls=false",
             "grpc.tls_config.insecure_skip_verify=false",
-        ]
-            + ["answer", "authority", "additional"].flatMap { section in
-                ["matches", "all_match", "not_matches", "none_matches"].map { "dns.validate_\(section)_rrs.fail_if_\($0)_regexp" }
-            })
+        ] + tlsKeys + headerMatchKeys + credentialKeys + dnsValidationKeys)
+
+    /// Each tls_config that a TLS client reads.
+    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config", "dns.tls_config"]
+
+    private static let tlsKeys: [String] = tlsBlocks.flatMap { (block: String) -> [String] in
+        ["ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify", "min_version"].map { "\(block).\($0)" }
+    }
+
+    private static let headerMatchKeys: [String] = ["fail_if_header_matches", "fail_if_header_not_matches"].flatMap {
+        (key: String) -> [String] in ["", ".header", ".regexp", ".allow_missing"].map { "http.\(key)\($0)" }
+    }
+
+    private static let credentialKeys: [String] = [
+        "basic_auth.username", "basic_auth.password", "basic_auth.password_file", "authorization.type", "authorization.credentials",
+        "authorization.credentials_file",
+    ].map { "http.\($0)" }
+
+    private static let dnsValidationKeys: [String] = ["answer", "authority", "additional"].flatMap { (section: String) -> [String] in
+        ["matches", "all_match", "not_matches", "none_matches"].map { "dns.validate_\(section)_rrs.fail_if_\($0)_regexp" }
+    }
 }

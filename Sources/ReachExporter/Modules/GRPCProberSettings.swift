@@ -1,3 +1,4 @@
+import ReachExporterProbes
 import ReachExporterSystem
 import ReachSystem
 

@@ -1,28 +1,10 @@
+import ReachExporterProbes
 import ReachExporterSystem
 import ReachSystem
 
-/// `tls_config` (prometheus/common `config/http_config.go` TLSConfig, as blackbox_exporter
-/// 0.23 links it): how a TLS connection is checked. Files are named here and read when the
-/// connection is made, as there (a file that cannot be read fails the probe, not the load:
-/// Debian's example.yml names a /certs/my_cert.crt that no machine has).
-public struct TLSSettings: Hashable, Sendable {
-    public enum Version: String, Hashable, Sendable, CaseIterable {
-        case tls10 = "TLS10"
-        case tls11 = "TLS11"
-        case tls12 = "TLS12"
-        case tls13 = "TLS13"
-    }
-
-    public var caFile = ""
-    public var certFile = ""
-    public var keyFile = ""
-    public var serverName = ""
-    public var insecureSkipVerify = false
-    /// nil: the TLS library's default (Go's crypto/tls: TLS 1.2 for clients since Go 1.18).
-    public var minVersion: Version?
-
-    public init() {}
-
+/// `tls_config`'s blackbox.yml form (prometheus/common `config/http_config.go` TLSConfig);
+/// the settings themselves, and the TLS client they make, are ReachExporterProbes'.
+extension TLSSettings {
     static func parse(_ node: Node, at path: String, _ reader: ConfigurationReader) throws(ConfigurationError) -> TLSSettings {
         var settings = TLSSettings()
         try reader.fields(node, at: path) { key, value throws(ConfigurationError) in

@@ -1,9 +1,10 @@
 """An HTTP/1.1 server with well-behaved and hostile paths, for connectivity probes that
 must survive malformed, endless and slow answers.
 
-    python3 hostile-http-server.py ADDRESS
+    python3 hostile-http-server.py ADDRESS [PORT CERTIFICATE KEY]
 
-Listens on ADDRESS (IPv4 or IPv6) port 8080, every connection on a thread of its own:
+Listens on ADDRESS (IPv4 or IPv6) port 8080, or PORT over TLS with the PEM certificate
+and key given, every connection on a thread of its own:
 
     /generate_204     204 No Content at once
     /slow             the status line, then the blank line 2 s later (a 204)
@@ -18,12 +19,17 @@ Listens on ADDRESS (IPv4 or IPv6) port 8080, every connection on a thread of its
 
 Prints `listening` when ready and `served PATH` for each request.
 """
-import socket, sys, threading, time
+import socket, ssl, sys, threading, time
 family = socket.AF_INET6 if ":" in sys.argv[1] else socket.AF_INET
 server = socket.socket(family, socket.SOCK_STREAM)
 server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-server.bind((sys.argv[1], 8080))
+server.bind((sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 8080))
 server.listen(64)
+if len(sys.argv) > 2:
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(sys.argv[3], sys.argv[4])
+    # The handshake on each connection's own thread, so one stalled client stalls no other.
+    server = context.wrap_socket(server, server_side=True, do_handshake_on_connect=False)
 print("listening", flush=True)
 
 def forever(connection, piece, pause=0.0):
@@ -34,6 +40,8 @@ def forever(connection, piece, pause=0.0):
 
 def serve(connection):
     try:
+        if isinstance(connection, ssl.SSLSocket):
+            connection.do_handshake()
         request = b""
         while b"\r\n\r\n" not in request:
             chunk = connection.recv(4096)

@@ -7,11 +7,22 @@
                                        answers "221 bye" and closes; lines end in CRLF
   line-server.py ADDRESS PORT banner   sends "220 lab.test ESMTP ready" and closes at once
   line-server.py ADDRESS PORT long     sends 70,000 bytes without a newline, then waits
+  line-server.py ADDRESS PORT starttls CERT KEY
+                                       SMTP with STARTTLS (RFC 3207): greets as smtp; to
+                                       "EHLO NAME" answers "250-lab.test", "250-STARTTLS",
+                                       "250 8BITMIME"; to "STARTTLS" answers "220 go ahead"
+                                       and takes a TLS handshake (CERT and KEY, PEM), after
+                                       which EHLO answers "250-lab.test", "250-AUTH PLAIN",
+                                       "250 8BITMIME"; QUIT as smtp
+  line-server.py ADDRESS PORT tlsbanner CERT KEY
+                                       TLS from the first byte, then "+OK lab.test ready"
+                                       (a POP3S-style banner); closes after the next line
 
 Each connection is served on a thread of its own and for 30 s at most. Prints "listening"
 once it accepts.
 """
 import socket
+import ssl
 import sys
 import threading
 
@@ -33,17 +44,71 @@ def smtp(connection):
             connection.sendall(b"500 what\r\n")
 
 
-def serve(connection, mode):
+def lines(connection):
+    """The lines a peer sends, read byte by byte so that nothing after a STARTTLS line is
+    taken from the socket before the handshake."""
+    line = b""
+    while True:
+        byte = connection.recv(1)
+        if not byte:
+            return
+        line += byte
+        if byte == b"\n":
+            yield line.decode("ascii", "replace").strip()
+            line = b""
+
+
+def starttls(connection, context):
+    connection.sendall(GREETING)
+    secure = False
+    for line in lines(connection):
+        words = line.split(" ", 1)
+        if words[0] == "EHLO":
+            extension = b"250-AUTH PLAIN\r\n" if secure else b"250-STARTTLS\r\n"
+            connection.sendall(b"250-lab.test\r\n" + extension + b"250 8BITMIME\r\n")
+        elif words[0] == "STARTTLS" and not secure:
+            connection.sendall(b"220 go ahead\r\n")
+            connection = context.wrap_socket(connection, server_side=True)
+            secure = True
+            return starttls_after(connection)
+        elif words[0] == "QUIT":
+            connection.sendall(b"221 bye\r\n")
+            return connection
+        else:
+            connection.sendall(b"500 what\r\n")
+    return connection
+
+
+def starttls_after(connection):
+    for line in lines(connection):
+        words = line.split(" ", 1)
+        if words[0] == "EHLO":
+            connection.sendall(b"250-lab.test\r\n250-AUTH PLAIN\r\n250 8BITMIME\r\n")
+        elif words[0] == "QUIT":
+            connection.sendall(b"221 bye\r\n")
+            break
+        else:
+            connection.sendall(b"500 what\r\n")
+    return connection
+
+
+def serve(connection, mode, context):
     connection.settimeout(30)
     try:
-        if mode == "smtp":
+        if mode == "starttls":
+            connection = starttls(connection, context)
+        elif mode == "tlsbanner":
+            connection = context.wrap_socket(connection, server_side=True)
+            connection.sendall(b"+OK lab.test ready\r\n")
+            next(lines(connection), None)
+        elif mode == "smtp":
             smtp(connection)
         elif mode == "banner":
             connection.sendall(GREETING)
         elif mode == "long":
             connection.sendall(b"x" * 70000)
             connection.recv(1)
-    except OSError:
+    except (OSError, ssl.SSLError):
         pass
     finally:
         connection.close()
@@ -51,6 +116,10 @@ def serve(connection, mode):
 
 def main():
     address, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    context = None
+    if mode in ("starttls", "tlsbanner"):
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(sys.argv[4], sys.argv[5])
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -59,7 +128,7 @@ def main():
     print("listening", flush=True)
     while True:
         connection, _ = listener.accept()
-        threading.Thread(target=serve, args=(connection, mode), daemon=True).start()
+        threading.Thread(target=serve, args=(connection, mode, context), daemon=True).start()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,113 @@
+import NIOSSL
+import ReachSystem
+
+/// `tls_config` (prometheus/common `config/http_config.go` TLSConfig, as blackbox_exporter
+/// 0.23 links it): how a probe's TLS client trusts and names the server, and what it shows
+/// of itself. Files are named here and read when the connection is made, as there (a file
+/// that cannot be read fails the probe, not the load: Debian's example.yml names a
+/// /certs/my_cert.crt that no machine has). blackbox.yml's form is read in ReachExporter.
+public struct TLSSettings: Hashable, Sendable {
+    /// TLS versions by blackbox_exporter's names (`min_version: TLS12`).
+    public enum Version: String, Hashable, Sendable, CaseIterable {
+        case tls10 = "TLS10"
+        case tls11 = "TLS11"
+        case tls12 = "TLS12"
+        case tls13 = "TLS13"
+    }
+
+    /// PEM roots trusted instead of the system's; "": the system's.
+    public var caFile = ""
+    /// A client certificate and its key, both PEM, presented when the server asks; "": none.
+    public var certFile = ""
+    public var keyFile = ""
+    /// The name sent by SNI and checked in the certificate; "": the target's host.
+    public var serverName = ""
+    public var insecureSkipVerify = false
+    /// nil: TLS 1.2, Go's crypto/tls client default since Go 1.18 (`crypto/tls/common.go`).
+    public var minVersion: Version?
+    /// ALPN's offer (RFC 7301), in order of preference: ["h2", "http/1.1"] when the http
+    /// prober may speak HTTP/2, as Go's http2.ConfigureTransports offers; none otherwise.
+    public var applicationProtocols: [String] = []
+
+    public init() {}
+
+    /// Why a setting cannot be used: its files unreadable or not PEM.
+    public struct Problem: Error, Equatable, Sendable {
+        public var key: String
+        public var message: String
+    }
+
+    /// The BoringSSL context for these settings and the files' present contents: the files
+    /// are read at each probe, as Go's client reads them for each of blackbox_exporter's,
+    /// so a renewed certificate counts without a reload; the context is built once per
+    /// distinct settings and contents, as loading the system's roots costs milliseconds.
+    func context() throws(Problem) -> NIOSSLContext {
+        let key = Key(
+            settings: self, ca: try Self.read(caFile, "ca_file"), certificate: try Self.read(certFile, "cert_file"),
+            privateKey: try Self.read(keyFile, "key_file"))
+        if let cached = Self.contexts.withLock({ Self.cache[key] }) { return cached }
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = minVersion.map(Self.nioVersion) ?? .tlsv12
+        configuration.certificateVerification = insecureSkipVerify ? .none : .fullVerification
+        configuration.applicationProtocols = applicationProtocols
+        if let ca = key.ca {
+            guard let roots = try? NIOSSLCertificate.fromPEMBytes(ca), !roots.isEmpty else {
+                throw Problem(key: "ca_file", message: "\(caFile): no PEM certificate in it")
+            }
+            configuration.trustRoots = .certificates(roots)
+        }
+        if let certificate = key.certificate {
+            guard let chain = try? NIOSSLCertificate.fromPEMBytes(certificate), !chain.isEmpty else {
+                throw Problem(key: "cert_file", message: "\(certFile): no PEM certificate in it")
+            }
+            configuration.certificateChain = chain.map { .certificate($0) }
+        }
+        if let privateKey = key.privateKey {
+            guard let parsed = try? NIOSSLPrivateKey(bytes: privateKey, format: .pem) else {
+                throw Problem(key: "key_file", message: "\(keyFile): no PEM private key in it")
+            }
+            configuration.privateKey = .privateKey(parsed)
+        }
+        let context: NIOSSLContext
+        do {
+            context = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw Problem(key: "tls_config", message: "\(error)")
+        }
+        Self.contexts.withLock {
+            // Files rewritten again and again would otherwise grow it without end.
+            if Self.cache.count >= 64 { Self.cache.removeAll() }
+            Self.cache[key] = context
+        }
+        return context
+    }
+
+    private struct Key: Hashable {
+        var settings: TLSSettings
+        var ca: [UInt8]?
+        var certificate: [UInt8]?
+        var privateKey: [UInt8]?
+    }
+
+    /// A PEM file's bytes; nil when no file is named.
+    private static func read(_ path: String, _ key: String) throws(Problem) -> [UInt8]? {
+        guard !path.isEmpty else { return nil }
+        switch FileContents.read(path, limit: 1 << 20) {
+        case .success(let bytes): return bytes
+        case .failure(let errno): throw Problem(key: key, message: "\(path): \(errno)")
+        }
+    }
+
+    private static func nioVersion(_ version: Version) -> TLSVersion {
+        switch version {
+        case .tls10: .tlsv1
+        case .tls11: .tlsv11
+        case .tls12: .tlsv12
+        case .tls13: .tlsv13
+        }
+    }
+
+    private static let contexts = Lock()
+    // Guarded by `contexts`.
+    nonisolated(unsafe) private static var cache: [Key: NIOSSLContext] = [:]
+}
