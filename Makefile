@@ -35,8 +35,10 @@ STRIP ?= strip
 ZSH_COMPLETIONS ?= $(PREFIX)/share/zsh/site-functions
 # reach-exporter: a release build with the standard library (and libstdc++, libgcc) linked
 # statically, in a scratch path of its own, so the two builds' different flags do not
-# rebuild each other's modules. No whole-program LTO and no link order: its start-up is not
-# what is measured, and LTO over SwiftNIO would lengthen CI's build.
+# rebuild each other's modules. No whole-program LTO: over SwiftNIO and BoringSSL it made
+# the stripped binary larger, not smaller (more inlining), and its one-threaded link added
+# minutes to CI's build; no link order: its start-up is not what is measured. Figures:
+# docs/PERFORMANCE-NOTES.md, "reach-exporter's footprint".
 EXPORTER_BIN = .build-exporter/release/reach-exporter
 EXPORTER_FLAGS = -c release --static-swift-stdlib --scratch-path .build-exporter
 EXPORTER_FLAGS += $(if $(STATIC_CXX),-Xlinker -L$(CURDIR)/.build/static-libstdc++)
@@ -44,6 +46,10 @@ EXPORTER_FLAGS += -Xswiftc -Xclang-linker -Xswiftc -static-libgcc
 # lld with RELR, as for reach: fewer relocated pages of data written at start, so less
 # resident memory.
 EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+# The same version script as reach's: Swift's data symbols out of the dynamic symbol table,
+# 0.57 MB less stripped, and 0.7 MiB less resident (the runtime's start-up dladdr walks the
+# table, its strings included).
+EXPORTER_FLAGS += $(DYNAMIC_SYMBOLS)
 
 .PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
 .PHONY: deb test-deb
