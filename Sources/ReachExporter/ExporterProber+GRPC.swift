@@ -4,7 +4,7 @@ import ReachSystem
 
 extension ExporterProber {
     /// blackbox_exporter's grpc prober (`prober/grpc.go`): the health check's Check call for
-    /// the module's service; success when the answer is SERVING.
+    /// the module's service, over TLS with `tls`; success when the answer is SERVING.
     func grpc(
         _ address: IPAddress, target: ProbeTarget, settings: GRPCProberSettings, deadline: MonotonicInstant,
         into measurement: inout ProbeMeasurement
@@ -14,10 +14,12 @@ extension ExporterProber {
         // grpc-go's :authority is the target it dialled, host:port.
         let authority = (target.host.contains(":") ? "[\(target.host)]" : target.host) + ":\(port)"
         let checkStart = MonotonicInstant.now()
-        let outcome = try GRPCHealthCheck(service: settings.service).run(to: address, port: port, authority: authority, deadline: deadline)
+        let check = GRPCHealthCheck(service: settings.service, tls: settings.tls ? settings.tlsConfig : nil)
+        let outcome = try check.run(to: address, port: port, host: target.host, authority: authority, deadline: deadline)
         grpc.checkSeconds = (MonotonicInstant.now() - checkStart).secondsValue
         grpc.statusCode = outcome.statusCode.rawValue
         grpc.servingStatus = outcome.servingStatus
+        grpc.tls = outcome.tls
         measurement.detail = .grpc(grpc)
         switch outcome.failure {
         case nil where outcome.servingStatus == .serving: measurement.success = true
@@ -27,6 +29,7 @@ extension ExporterProber {
             measurement.fail(.connect(why))
         case .timedOut?: measurement.fail(.timedOut)
         case .connectionFailed?: measurement.fail(.connectionClosed)
+        case .tls(let why)?: measurement.fail(.tls(why))
         case .status?: measurement.fail(.grpcStatus)
         }
     }

@@ -11,13 +11,16 @@ extension ProbeMeasurement {
         public var statusCode = 0
         /// The response's serving status; nil when the call failed.
         public var servingStatus: GRPCHealthMessage.ServingStatus?
+        /// The TLS session's peer, when the call ran over TLS.
+        public var tls: TLSStream.Peer?
 
         public init() {}
     }
 
     /// blackbox_exporter's grpc prober (`prober/grpc.go`): the phases, whether TLS was used,
     /// the call's status code, a series per serving status the protocol names once a call
-    /// was made (1 for the one answered), then what chooseProtocol registers.
+    /// was made (1 for the one answered), the TLS peer's series, then what chooseProtocol
+    /// registers.
     /// probe_ssl_earliest_cert_expiry, which blackbox_exporter also registers without TLS
     /// and then reports as 0 (the epoch), is left out: without a certificate there is no
     /// expiry, and a 0 would set off every certificate-expiry alert.
@@ -28,7 +31,7 @@ extension ProbeMeasurement {
             MetricSample(
                 "probe_grpc_duration_seconds", help: "Duration of gRPC request by phase", labels: [.init("phase", phase)], value: seconds)
         }
-        samples.append(MetricSample("probe_grpc_ssl", help: "Indicates if SSL was used for the connection", value: 0))
+        samples.append(MetricSample("probe_grpc_ssl", help: "Indicates if SSL was used for the connection", value: grpc.tls == nil ? 0 : 1))
         samples.append(MetricSample("probe_grpc_status_code", help: "Response gRPC status code", value: Double(grpc.statusCode)))
         if grpc.checkSeconds != nil {
             for (status, name) in GRPCHealthMessage.ServingStatus.named {
@@ -37,6 +40,8 @@ extension ProbeMeasurement {
                     value: grpc.servingStatus == status ? 1 : 0))
             }
         }
-        return samples + addressSamples
+        // With TLS, what grpc.go registers of the peer: no probe_ssl_last_chain_expiry_timestamp_seconds.
+        let tls = grpc.tls.map(Self.tlsSamples)?.filter { $0.name != "probe_ssl_last_chain_expiry_timestamp_seconds" } ?? []
+        return samples + tls + addressSamples
     }
 }

@@ -7,16 +7,22 @@ import ReachSystem
 
 /// gRPC's health check (`grpc.health.v1.Health/Check`,
 /// https://github.com/grpc/grpc/blob/master/doc/health-checking.md) as blackbox_exporter's
-/// grpc prober asks it (`prober/grpc.go`): one unary call over HTTP/2 without TLS, prior
-/// knowledge (RFC 9113, 3.3), on a connection made as the tcp prober makes it (`TCPProbe`:
-/// the same route verdicts), then handed to SwiftNIO's HTTP/2.
+/// grpc prober asks it (`prober/grpc.go`): one unary call over HTTP/2, on a connection made
+/// as the tcp prober makes it (`TCPProbe`: the same route verdicts). Without TLS, by prior
+/// knowledge (RFC 9113, 3.3), the socket handed to SwiftNIO's HTTP/2; with TLS, over a
+/// `TLSStream` that offers "h2" by ALPN (GRPCHealthCheck+TLS.swift).
 public struct GRPCHealthCheck: Sendable {
     /// The service asked about; "" for the server as a whole.
     public var service: String
+    /// tls_config when the module says `tls: true`; nil: plaintext.
+    public var tls: TLSSettings?
 
-    public init(service: String) {
+    public init(service: String, tls: TLSSettings? = nil) {
         self.service = service
+        self.tls = tls
     }
+
+    static let path = "/grpc.health.v1.Health/Check"
 
     /// What the call ended with: grpc-go's status code for it, as blackbox_exporter's
     /// probe_grpc_status_code reports, and the serving status when a response came.
@@ -27,6 +33,8 @@ public struct GRPCHealthCheck: Sendable {
         public var failure: Failure?
         /// Why, one line (the server's grpc-message unescaped); nil when it answered OK.
         public var detail: String?
+        /// The TLS session's peer, once a handshake succeeded.
+        public var tls: TLSStream.Peer?
 
         public enum Failure: Equatable, Sendable {
             /// No connection came (statusCode is then UNAVAILABLE).
@@ -35,6 +43,8 @@ public struct GRPCHealthCheck: Sendable {
             case timedOut
             /// The HTTP/2 connection failed or closed before the answer (UNAVAILABLE).
             case connectionFailed
+            /// The TLS handshake failed (UNAVAILABLE).
+            case tls(TLSStream.Failure)
             /// The call ended with a status other than OK: the server's, or the one grpc-go
             /// gives a reset stream, an HTTP error or an answer that does not decode.
             case status
@@ -58,11 +68,17 @@ public struct GRPCHealthCheck: Sendable {
     /// Calls Check on `address` port `port`, `authority` as the request's :authority (the
     /// target as written, as grpc-go sends it), within `deadline`. A failing system call
     /// that says nothing about the network is thrown.
-    public func run(to address: IPAddress, port: UInt16, authority: String, deadline: MonotonicInstant) throws -> Outcome {
+    /// With TLS, the server is named `host` unless tls_config names it (blackbox_exporter
+    /// sets ServerName to the target's host).
+    public func run(to address: IPAddress, port: UInt16, host: String, authority: String, deadline: MonotonicInstant) throws -> Outcome {
         let connection: TCPConnection
         switch try TCPProbe.connect(to: address, port: port, deadline: deadline) {
         case .success(let open): connection = open
         case .failure(let failure): return Outcome(statusCode: .unavailable, failure: .notConnected(failure), detail: failure.detail)
+        }
+        if let tls {
+            return try callOverTLS(
+                connection, address: address, port: port, host: host, settings: tls, authority: authority, deadline: deadline)
         }
         let channel: Channel
         do {
@@ -82,7 +98,7 @@ public struct GRPCHealthCheck: Sendable {
         defer { channel.close(promise: nil) }
         let answer = channel.eventLoop.makePromise(of: GRPCCallResponse.self)
         let request = GRPCHealthMessage.request(service: service)
-        let path = "/grpc.health.v1.Health/Check"
+        let path = Self.path
         channel.eventLoop.execute {
             do {
                 let multiplexer = try channel.pipeline.syncOperations.handler(type: NIOHTTP2Handler.self).syncMultiplexer()
@@ -103,7 +119,7 @@ public struct GRPCHealthCheck: Sendable {
         do {
             return try answer.futureResult.wait().outcome
         } catch is GRPCCallResponse.TimedOut {
-            return Outcome(statusCode: .deadlineExceeded, failure: .timedOut, detail: "no answer before the deadline")
+            return Self.timedOut
         } catch {
             return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: "the HTTP/2 connection failed: \(error)")
         }
@@ -143,6 +159,43 @@ struct GRPCCallResponse: Sendable {
     var body: [UInt8] = []
     /// The stream was reset (RST_STREAM) with this HTTP/2 error code.
     var reset: HTTP2ErrorCode?
+
+    /// The request's fields as https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md
+    /// has them: POST, the method's path, `content-type: application/grpc`, `te: trailers`.
+    static func requestHeaders(path: String, authority: String, scheme: String) -> HPACKHeaders {
+        [
+            ":method": "POST", ":scheme": scheme, ":path": path, ":authority": authority,
+            "content-type": "application/grpc", "te": "trailers", "user-agent": "reach-exporter/1",
+        ]
+    }
+
+    /// Takes one frame of the call's stream; true when the call has ended with it (END_STREAM,
+    /// RST_STREAM, or more DATA than a health check sends, taken as an INTERNAL reset).
+    mutating func take(_ payload: HTTP2Frame.FramePayload) -> Bool {
+        switch payload {
+        case .headers(let frame):
+            if httpStatus == nil { httpStatus = frame.headers.first(name: ":status").flatMap { Int($0) } }
+            if let status = frame.headers.first(name: "grpc-status") {
+                grpcStatus = Int(status) ?? GRPCStatusCode.unknown.rawValue
+                grpcMessage = frame.headers.first(name: "grpc-message")
+            }
+            return frame.endStream
+        case .data(let frame):
+            if case .byteBuffer(let buffer) = frame.data {
+                guard body.count + buffer.readableBytes <= Self.bodyLimit else {
+                    reset = .internalError
+                    return true
+                }
+                body += buffer.readableBytesView
+            }
+            return frame.endStream
+        case .rstStream(let code):
+            reset = code
+            return true
+        default:
+            return false
+        }
+    }
 
     /// grpc-go's reading of the stream (`internal/transport/http2_client.go`, `http_util.go`):
     /// a reset stream or a :status other than 200 gives a code of its own; no grpc-status
@@ -212,46 +265,21 @@ final class GRPCUnaryCallHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
-    /// The request as https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md has it:
-    /// POST, the method's path, `content-type: application/grpc` and `te: trailers`.
+    /// The request's HEADERS (`GRPCCallResponse.requestHeaders`), then its message in one
+    /// DATA frame that ends the stream.
     private func send(context: ChannelHandlerContext) {
         guard !sent else { return }
         sent = true
-        let headers: HPACKHeaders = [
-            ":method": "POST", ":scheme": "http", ":path": path, ":authority": authority,
-            "content-type": "application/grpc", "te": "trailers", "user-agent": "reach-exporter/1",
-        ]
+        let headers = GRPCCallResponse.requestHeaders(path: path, authority: authority, scheme: "http")
         context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
         let data = HTTP2Frame.FramePayload.Data(data: .byteBuffer(context.channel.allocator.buffer(bytes: message)), endStream: true)
         context.writeAndFlush(wrapOutboundOut(.data(data)), promise: nil)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
-        case .headers(let frame):
-            if response.httpStatus == nil { response.httpStatus = frame.headers.first(name: ":status").flatMap { Int($0) } }
-            if let status = frame.headers.first(name: "grpc-status") {
-                response.grpcStatus = Int(status) ?? GRPCStatusCode.unknown.rawValue
-                response.grpcMessage = frame.headers.first(name: "grpc-message")
-            }
-            if frame.endStream { answer.succeed(response) }
-        case .data(let frame):
-            if case .byteBuffer(var buffer) = frame.data {
-                guard response.body.count + buffer.readableBytes <= GRPCCallResponse.bodyLimit else {
-                    response.reset = .internalError
-                    answer.succeed(response)
-                    context.close(promise: nil)
-                    return
-                }
-                response.body += buffer.readBytes(length: buffer.readableBytes) ?? []
-            }
-            if frame.endStream { answer.succeed(response) }
-        case .rstStream(let code):
-            response.reset = code
-            answer.succeed(response)
-        default:
-            break
-        }
+        guard response.take(unwrapInboundIn(data)) else { return }
+        answer.succeed(response)
+        if response.reset == .internalError { context.close(promise: nil) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -30,16 +30,14 @@ extension ExporterConfigurationTests {
     }
 
     func testWhatRunsOfTheFilesDebianShips() throws {
-        let notYet = "not yet supported by reach-exporter"
         let shipped = try loadEachModule("/etc/prometheus/blackbox.yml")
         XCTAssertEqual(shipped.count, 10)
         for name in [
-            "http_2xx", "http_post_2xx", "tcp_connect", "pop3s_banner", "grpc_plain", "ssh_banner", "irc_banner", "icmp", "icmp_ttl5",
+            "http_2xx", "http_post_2xx", "tcp_connect", "pop3s_banner", "grpc", "grpc_plain", "ssh_banner", "irc_banner", "icmp",
+            "icmp_ttl5",
         ] {
             XCTAssertEqual(shipped[name], .some(nil), name)
         }
-        // TLS in the grpc prober.
-        XCTAssertEqual(shipped["grpc"], "line 5: grpc.tls: \(notYet)")
 
         let example = try loadEachModule("/usr/share/doc/prometheus-blackbox-exporter/examples/example.yml")
         XCTAssertEqual(example.count, 16)

@@ -72,7 +72,7 @@ extension ExporterConfigurationTests {
     }
 
     func testMistakesNameTheKeyAndLine() {
-        let (unknown, notYet) = ("unknown key (blackbox_exporter 0.23 has no such setting)", "not yet supported by reach-exporter")
+        let unknown = "unknown key (blackbox_exporter 0.23 has no such setting)"
         let cases: [(body: String, message: String)] = [
             ("prober: tcp\n    tcp:\n      query_response: yes", "line 5: tcp.query_response: expected a list"),
             ("prober: tcp\n    tcp:\n      query_response:\n        - expect: \"(unclosed\"",
@@ -83,7 +83,8 @@ extension ExporterConfigurationTests {
             ("prober: icmp\n    icmp:\n      ttl: -1", "line 5: icmp.ttl: -1 is not within 0-255"),
             ("prober: icmp\n    icmp:\n      payload_size: 70000", "line 5: icmp.payload_size: 70000 is not within 0-65507"),
             ("prober: icmp\n    icmp:\n      dont_fragment: maybe", "line 5: icmp.dont_fragment: expected true or false, not 'maybe'"),
-            ("prober: grpc\n    grpc:\n      tls: true", "line 5: grpc.tls: \(notYet)"),
+            ("prober: grpc\n    grpc:\n      tls: true\n      tls_config: {min_version: TLS14}",
+             "line 6: grpc.tls_config.min_version: 'TLS14' is not one of TLS10, TLS11, TLS12, TLS13"),
             ("prober: tcp\n    tcp:\n      tls: true\n      tls_config: {cert_file: /c.pem}",
              "line 6: tcp.tls_config: cert_file and key_file must be configured together"),
             ("prober: grpc\n    grpc:\n      service: [a]", "line 5: grpc.service: expected a string"),

@@ -317,8 +317,7 @@ final class ExporterConfigurationTests: XCTestCase {
         // Go's client also takes https:// and socks5:// proxies; reach speaks only CONNECT to http://.
         XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      proxy_url: socks5://proxy.lab:1080\n"),
                        "line 5: http.proxy_url: 'socks5://proxy.lab:1080': only http:// proxies are supported by reach-exporter")
-        XCTAssertEqual(
-            error("modules:\n  g:\n    prober: grpc\n    grpc: {tls: true}\n"), "line 4: grpc.tls: not yet supported by reach-exporter")
+        XCTAssertNil(error("modules:\n  g:\n    prober: grpc\n    grpc: {tls: true, tls_config: {server_name: lab.test}}\n"))
         XCTAssertNil(error("""
             modules:
               w:

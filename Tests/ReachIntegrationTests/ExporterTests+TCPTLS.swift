@@ -63,10 +63,7 @@ extension ExporterTests {
     func testTCPTLSAndStartTLSAnswerAsBlackboxExporterDoes() throws {
         let net = try network()
         try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
-        let certificates = "\(lab.directory)/certificates"
-        try FileManager.default.createDirectory(atPath: certificates, withIntermediateDirectories: true)
-        let made = try net.far.exec(["/usr/bin/python3", try HelperScript.path("make-test-certificates.py"), certificates])
-        guard made.status == 0 else { throw HarnessError("make-test-certificates.py failed: \(made)") }
+        let certificates = try makeTestCertificates(in: net.far)
         let servers = [
             (9951, "tlsbanner", "valid"), (9952, "tlsbanner", "expired"), (9953, "tlsbanner", "wrongname"), (2587, "starttls", "valid"),
             (2588, "starttls", "expired"), (2525, "smtp", ""),
@@ -76,13 +73,9 @@ extension ExporterTests {
             let server = try lab.launchHelper("line-server.py", ["::", String(port), mode] + files, in: net.far, label: "line-\(port)")
             try server.waitUntilReady(marker: "listening")
         }
-        let configPath = try lab.script("tcp-tls.yml", Self.tcpTLSModules(ca: "\(certificates)/ca.pem"))
-        let blackbox = try lab.launch(
-            ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"], in: net.client,
-            label: "blackbox")
-        try waitForPort(19115, in: net.client, server: blackbox)
-        _ = try startExporter(
-            ["--config", configPath, "--allow", "198.18.0.0/15", "--allow", "2001:db8::/32", "--allow", "far.lab"], in: net.client)
+        try startBesideBlackbox(
+            "tcp-tls.yml", modules: Self.tcpTLSModules(ca: "\(certificates)/ca.pem"),
+            allowing: ["198.18.0.0/15", "2001:db8::/32", "far.lab"], in: net.client)
         // The module, the target, and the failure reason reach must give; nil: success.
         let cases: [(module: String, target: String, reason: String?)] = [
             ("pop3s_banner", "far.lab:9951", nil), ("pop3s_banner", "198.18.0.1:9951", nil), ("pop3s_banner", "[2001:db8::1]:9951", nil),
@@ -96,15 +89,7 @@ extension ExporterTests {
         ]
         for (module, target, reason) in cases {
             let label = "\(module) \(target)"
-            let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
-            let header = ["X-Prometheus-Scrape-Timeout-Seconds:3"]
-            let theirs = samples(try get("http://127.0.0.1:19115\(query)", in: net.client, headers: header).body)
-            let ours = try get("http://127.0.0.1:10115\(query)", in: net.client, headers: header)
-            XCTAssertEqual(ours.status, 200, "\(label): \(ours.body)")
-            let mine = samples(ours.body)
-            XCTAssertEqual(mine["probe_success"], reason == nil ? 1 : 0, label)
-            let reasons = mine.filter { $0.key.hasPrefix("reach_probe_failure_info") }
-            XCTAssertEqual(reasons, reason.map { ["reach_probe_failure_info{reason=\"\($0)\"}": 1.0] } ?? [:], label)
+            let (mine, theirs) = try probeBoth(module, target, reason: reason, in: net.client)
             for name in Self.tcpTLSCompared {
                 XCTAssertEqual(mine[name], theirs[name], "\(label): \(name)")
             }

@@ -62,12 +62,11 @@ extension ExporterConfiguration {
             "grpc.service",
             "grpc.preferred_ip_protocol",
             "grpc.ip_protocol_fallback",
-            "grpc.tls=false",
-            "grpc.tls_config.insecure_skip_verify=false",
+            "grpc.tls",
         ] + tlsKeys + headerMatchKeys + credentialKeys + dnsValidationKeys)
 
     /// Each tls_config that a TLS client reads.
-    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config", "dns.tls_config"]
+    private static let tlsBlocks = ["http.tls_config", "http.oauth2.tls_config", "tcp.tls_config", "dns.tls_config", "grpc.tls_config"]
 
     private static let tlsKeys: [String] = tlsBlocks.flatMap { (block: String) -> [String] in
         ["ca_file", "cert_file", "key_file", "server_name", "insecure_skip_verify", "min_version"].map { "\(block).\($0)" }

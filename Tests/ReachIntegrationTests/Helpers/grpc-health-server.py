@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""A gRPC server with the standard health service (grpcio-health-checking), plaintext.
+"""A gRPC server with the standard health service (grpcio-health-checking).
 
-  grpc-health-server.py ADDRESS PORT
+  grpc-health-server.py ADDRESS PORT [CERTIFICATE KEY]
+
+Plaintext, or over TLS with the PEM certificate chain and key given.
 
 Its statuses: the server as a whole ("") and "up" are SERVING, "down" is NOT_SERVING; any
 other service is unknown to it (Check answers NOT_FOUND). Prints "listening" once it serves.
@@ -24,7 +26,12 @@ def main():
     servicer.set("down", health_pb2.HealthCheckResponse.NOT_SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     host = f"[{address}]" if ":" in address else address
-    server.add_insecure_port(f"{host}:{port}")
+    if len(sys.argv) > 4:
+        with open(sys.argv[3], "rb") as chain, open(sys.argv[4], "rb") as key:
+            credentials = grpc.ssl_server_credentials([(key.read(), chain.read())])
+        server.add_secure_port(f"{host}:{port}", credentials)
+    else:
+        server.add_insecure_port(f"{host}:{port}")
     server.start()
     print("listening", flush=True)
     server.wait_for_termination()

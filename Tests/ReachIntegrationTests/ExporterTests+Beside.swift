@@ -1,0 +1,46 @@
+import Foundation
+import TestSupport
+import XCTest
+
+/// The steps the side-by-side exporter tests share.
+extension ExporterTests {
+    /// A CA and its server certificates (valid, expired, for another name: see
+    /// Helpers/make-test-certificates.py), made in `namespace`; their directory.
+    func makeTestCertificates(in namespace: Namespace) throws -> String {
+        let certificates = "\(lab.directory)/certificates"
+        try FileManager.default.createDirectory(atPath: certificates, withIntermediateDirectories: true)
+        let made = try namespace.exec(["/usr/bin/python3", try HelperScript.path("make-test-certificates.py"), certificates])
+        guard made.status == 0 else { throw HarnessError("make-test-certificates.py failed: \(made)") }
+        return certificates
+    }
+
+    /// blackbox_exporter 0.23 on 127.0.0.1:19115 and reach-exporter on 127.0.0.1:10115, in
+    /// `namespace`, both reading `modules` as the file `name`; reach allows `allowed`.
+    func startBesideBlackbox(_ name: String, modules: String, allowing allowed: [String], in namespace: Namespace) throws {
+        let configPath = try lab.script(name, modules)
+        let blackbox = try lab.launch(
+            ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"], in: namespace,
+            label: "blackbox")
+        try waitForPort(19115, in: namespace, server: blackbox)
+        _ = try startExporter(["--config", configPath] + allowed.flatMap { ["--allow", $0] }, in: namespace)
+    }
+
+    /// One probe asked of both exporters started by `startBesideBlackbox`, with a 3 s scrape
+    /// timeout: reach's answer is 200, and its probe_success and failure reason are as
+    /// `reason` says (nil: success). Both answers' samples.
+    func probeBoth(_ module: String, _ target: String, reason: String?, in namespace: Namespace) throws
+        -> (mine: [String: Double], theirs: [String: Double])
+    {
+        let label = "\(module) \(target)"
+        let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        let header = ["X-Prometheus-Scrape-Timeout-Seconds:3"]
+        let theirs = samples(try get("http://127.0.0.1:19115\(query)", in: namespace, headers: header).body)
+        let ours = try get("http://127.0.0.1:10115\(query)", in: namespace, headers: header)
+        XCTAssertEqual(ours.status, 200, "\(label): \(ours.body)")
+        let mine = samples(ours.body)
+        XCTAssertEqual(mine["probe_success"], reason == nil ? 1 : 0, label)
+        let reasons = mine.filter { $0.key.hasPrefix("reach_probe_failure_info") }
+        XCTAssertEqual(reasons, reason.map { ["reach_probe_failure_info{reason=\"\($0)\"}": 1.0] } ?? [:], label)
+        return (mine, theirs)
+    }
+}
