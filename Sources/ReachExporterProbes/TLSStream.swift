@@ -80,6 +80,10 @@ public final class TLSStream: ByteStream {
         let serverName = (try? IPAddress.parse(name)) == nil && !name.isEmpty ? name : nil
         let chain = ChainRecorder()
         let channel = EmbeddedChannel()
+        // Every way out but the session's start closes the channel: its pipeline and
+        // handlers hold each other until it is closed.
+        var handedOver = false
+        defer { if !handedOver { Self.discard(channel) } }
         do {
             let handler = try NIOSSLClientHandler.make(context: context, serverHostname: serverName, verificationCallback: chain.record)
             try channel.pipeline.syncOperations.addHandler(handler)
@@ -108,10 +112,10 @@ public final class TLSStream: ByteStream {
             if let leafCertificate, !seen.contains(leafCertificate) { seen.append(leafCertificate) }
             let peer = Peer(
                 version: version.map(Self.name) ?? "unknown", leaf: leafCertificate?.der ?? [], verifiedChain: verified, certificates: seen)
+            handedOver = true
             return .success(
                 TLSStream(connection: connection, channel: channel, peer: peer, applicationProtocol: watcher.applicationProtocol))
         } catch {
-            Self.discard(channel)
             return .failure(Self.classify(error, chain: chain))
         }
     }
