@@ -49,6 +49,8 @@ public final class TLSStream: ByteStream {
 
     private let connection: any ByteStream
     private let channel: EmbeddedChannel
+    /// Bytes decrypted but not yet handed to `receive(maximum:)`.
+    private var pending: ByteBuffer?
     public let peer: Peer
     /// The protocol ALPN chose ("h2"), nil when none was.
     public let applicationProtocol: String?
@@ -163,11 +165,21 @@ public final class TLSStream: ByteStream {
         try send(channel.allocator.buffer(bytes: bytes), deadline: deadline)
     }
 
+    /// At most `maximum` bytes; what a record brought beyond them waits for the next call (a
+    /// proxy's answer to CONNECT is read a byte at a time, and the tunnel's bytes follow it).
     public func receive(maximum: Int, deadline: MonotonicInstant) throws -> TCPConnection.ReceiveOutcome {
-        switch try receive(ByteBuffer.self, deadline: deadline) {
-        case .value(var buffer): .data(buffer.readBytes(length: min(maximum, buffer.readableBytes)) ?? [])
-        case .ended(let outcome): outcome
+        var buffer: ByteBuffer
+        if let pending, pending.readableBytes > 0 {
+            buffer = pending
+        } else {
+            switch try receive(ByteBuffer.self, deadline: deadline) {
+            case .value(let value): buffer = value
+            case .ended(let outcome): return outcome
+            }
         }
+        let bytes = buffer.readBytes(length: min(maximum, buffer.readableBytes)) ?? []
+        pending = buffer
+        return .data(bytes)
     }
 
     /// Adds a handler above TLS (HTTP/2's), whose values `send` and `receive` then carry.
