@@ -1,4 +1,5 @@
 import ReachCommandLine
+import ReachCore
 import ReachExporterSystem
 import ReachSystem
 
@@ -255,42 +256,9 @@ public struct WebConfiguration: Sendable, Equatable {
     /// `Basic base64(user:password)`, as Go's Request.BasicAuth reads it.
     static func basicCredentials(_ header: String) -> (String, String)? {
         guard header.count > 6, header.prefix(6).lowercased() == "basic " else { return nil }
-        guard let decoded = Base64.decode(header.dropFirst(6)), let text = String(validating: decoded, as: UTF8.self),
+        guard let decoded = Base64.decoded(header.dropFirst(6)), let text = String(validating: decoded, as: UTF8.self),
             let colon = text.firstIndex(of: ":")
         else { return nil }
         return (String(text[..<colon]), String(text[text.index(after: colon)...]))
-    }
-}
-
-/// RFC 4648's base64, padded, as Basic credentials carry it.
-enum Base64 {
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        for byte in text.utf8 {
-            let value: UInt32
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = UInt32(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = UInt32(byte - UInt8(ascii: "a")) + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = UInt32(byte - UInt8(ascii: "0")) + 52
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            case UInt8(ascii: "="):
-                padding += 1
-                continue
-            default: return nil
-            }
-            guard padding == 0 else { return nil }
-            buffer = buffer << 6 | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
-            }
-        }
-        guard text.utf8.count % 4 == 0, padding <= 2 else { return nil }
-        return bytes
     }
 }

@@ -1,3 +1,4 @@
+import ReachCore
 import ReachExporterSystem
 import ReachSystem
 import XCTest
@@ -11,25 +12,13 @@ final class WebConfigurationTests: XCTestCase {
     /// "s3cret", made with python3's crypt.crypt(pw, crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=16)) (cost 4, so the test is quick).
     private let hash = "$2b$04$fdQK3JbTfwIE5K/s5YVa.e7veiF6wO.J5D2J5eOgrGrxJDaK7/aWS"
 
-    private func basic(_ credentials: String) -> String { "Basic " + base64(Array(credentials.utf8)) }
-
-    /// RFC 4648 base64, written here independently of the decoder under test.
-    private func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var out = ""
-        for start in stride(from: 0, to: bytes.count, by: 3) {
-            let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
-            let value = chunk.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for index in 0..<4 { out.append(index <= chunk.count ? alphabet[(value >> (18 - 6 * index)) & 63] : "=") }
-        }
-        return out
-    }
+    private func basic(_ credentials: String) -> String { "Basic " + Base64.encoded(Array(credentials.utf8)) }
 
     func testBasicAuthUsers() throws {
         let web = try WebConfiguration.parse("basic_auth_users:\n  prometheus: \(hash)\n")
         XCTAssertEqual(web.basicAuthUsers, [HeaderField(name: "prometheus", value: hash)])
         XCTAssertTrue(web.authorizes(basic("prometheus:s3cret")))
-        XCTAssertTrue(web.authorizes("basic " + base64(Array("prometheus:s3cret".utf8))), "the scheme's case does not matter")
+        XCTAssertTrue(web.authorizes("basic " + Base64.encoded(Array("prometheus:s3cret".utf8))), "the scheme's case does not matter")
         XCTAssertFalse(web.authorizes(basic("prometheus:s3cre")))
         XCTAssertFalse(web.authorizes(basic("prometheus:s3cret ")))
         XCTAssertFalse(web.authorizes(basic("other:s3cret")))

@@ -18,7 +18,7 @@ extension DNSRecordData {
             text = "\(tag) \(algorithm) \(digestType) \(hex(fields.rest(), uppercase: true))"
         case 48, 60, 25:
             let (flags, proto, algorithm) = (try fields.uint16(), try fields.uint8(), try fields.uint8())
-            text = "\(flags) \(proto) \(algorithm) \(base64(fields.rest()))"
+            text = "\(flags) \(proto) \(algorithm) \(Base64.encoded(fields.rest()))"
         case 44:
             let (algorithm, kind) = (try fields.uint8(), try fields.uint8())
             text = "\(algorithm) \(kind) \(hex(fields.rest(), uppercase: true))"
@@ -77,20 +77,6 @@ extension DNSRecordData {
         let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
         var out: [UInt8] = []
         for byte in bytes { out += [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]] }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// RFC 4648, 4, with padding (Go's base64.StdEncoding).
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        for chunk in stride(from: 0, to: bytes.count, by: 3) {
-            let group = bytes[chunk..<min(chunk + 3, bytes.count)]
-            let value = group.enumerated().reduce(0) { $0 | Int($1.element) << (16 - 8 * $1.offset) }
-            for index in 0..<4 {
-                out.append(index <= group.count ? alphabet[(value >> (18 - 6 * index)) & 0x3F] : UInt8(ascii: "="))
-            }
-        }
         return String(decoding: out, as: UTF8.self)
     }
 
