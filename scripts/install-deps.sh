@@ -13,7 +13,8 @@
 #                                   (the exporter's and --textfile's tests and make bench run
 #                                   them as plain processes), nginx-light and
 #                                   python3-cryptography (the https probes' server and
-#                                   certificates) and wrk (make bench's load); and
+#                                   certificates), microsocks (a SOCKS5 proxy_url) and
+#                                   wrk (make bench's load); and
 #                                   the checkers of make lint besides swift format (mandoc,
 #                                   python3 and shellcheck); and time, for make bench's peak
 #                                   memory; and grpcio with grpcio-health-checking from
@@ -30,7 +31,7 @@ if [ "${1:-build}" = test ]; then
   packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
   packages+=(dbus-daemon python3-dbus python3-pip)
   packages+=(zsh fish)
-  packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk nginx-light python3-cryptography)
+  packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk nginx-light python3-cryptography microsocks)
 fi
 missing=()
 for package in "${packages[@]}"; do

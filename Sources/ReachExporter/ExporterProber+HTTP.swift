@@ -18,40 +18,26 @@ extension ExporterProber {
         guard case .http(var http) = measurement.detail else { return }
         defer { measurement.detail = .http(http) }
         var (address, target) = (address, target)
-        // With skip_resolve_phase_with_proxy, `address` is the proxy's (`resolvedHost`).
-        let proxyURL = module.http.proxy
-        let skipResolve = proxyURL != nil && module.http.skipResolvePhaseWithProxy
-        let proxyAddress = try skipResolve ? address : proxyURL.flatMap { try resolve($0.host, module: module, deadline: deadline) }
-        if proxyURL != nil, proxyAddress == nil { return measurement.fail(.nameNotResolved) }
+        // With skip_resolve_phase_with_proxy, `address` is the proxy's (`resolvedHost`); else the
+        // proxy's name is resolved as the target's is.
+        let skipResolve = module.http.proxy != nil && module.http.skipResolvePhaseWithProxy
+        let proxyHop = try module.http.proxy.map { url in
+            (url: url, address: try skipResolve ? address : resolve(url.host, module: module, deadline: deadline))
+        }
+        if let proxyHop, proxyHop.address == nil { return measurement.fail(.nameNotResolved) }
         let token = try module.http.client.oauth2.map { try oauth2Token($0, module: module, deadline: deadline) }
         if case .some(nil) = token { return measurement.fail(.oauth2Token) }
         while true {
             let request = try Self.request(for: target, settings: module.http, token: token ?? nil)
-            let proxy = proxyAddress.map { Self.proxy(at: $0, port: proxyURL?.port, to: skipResolve ? target.host : "\(address)", target) }
+            let asked = skipResolve ? target.host : "\(address)"
+            let proxy = proxyHop.flatMap { hop in
+                hop.address.map { Self.proxy(hop.url, at: $0, to: asked, target, tls: module.http.client.tls) }
+            }
             let (outcome, peer) = try HTTPExchange.run(
                 request, to: address, port: target.port ?? 80, host: target.host,
                 tls: target.secure ? Self.tls(module.http, for: target) : nil, via: proxy, deadline: deadline, phases: &http.phases)
             http.tls = peer
-            let response: HTTPResponse
-            switch outcome {
-            case .proxyFailed: return measurement.fail(.proxyRefused)
-            case .tlsFailed(let why):
-                http.tlsFailure = why
-                return measurement.fail(.tls(why))
-            case .http(.notConnected(let why)):
-                measurement.routeRefusal = why.routeRefusal
-                return measurement.fail(.connect(why))
-            case .http(.response(let answer, let version)):
-                let decoded = Self.decoded(answer, module.http)
-                response = decoded ?? answer
-                http.record(response, version: version)
-                if decoded == nil {
-                    // blackbox_exporter counts no body it could not read.
-                    http.bodyLength = 0
-                    return measurement.fail(.bodyDecoding)
-                }
-            case .http(let other): return measurement.fail(Self.failure(other))
-            }
+            guard let response = Self.response(of: outcome, module.http, into: &measurement, &http) else { return }
             measurement.success = module.accepts(statusCode: response.statusCode)
             if !measurement.success { measurement.failure = .statusCode }
             guard [301, 302, 303, 307, 308].contains(response.statusCode), let location = response.header("Location") else {
@@ -72,6 +58,34 @@ extension ExporterProber {
         }
     }
 
+    /// The response of one exchange, its body decoded, recorded as blackbox_exporter records
+    /// it; nil when the probe ended there, failed with why.
+    private static func response(
+        of outcome: HTTPExchange.Outcome, _ settings: HTTPProberSettings, into measurement: inout ProbeMeasurement,
+        _ http: inout ProbeMeasurement.HTTP
+    ) -> HTTPResponse? {
+        switch outcome {
+        case .proxyFailed: measurement.fail(.proxyRefused)
+        case .tlsFailed(let why):
+            http.tlsFailure = why
+            measurement.fail(.tls(why))
+        case .http(.notConnected(let why)):
+            measurement.routeRefusal = why.routeRefusal
+            measurement.fail(.connect(why))
+        case .http(.response(let answer, let version)):
+            let decoded = decoded(answer, settings)
+            http.record(decoded ?? answer, version: version)
+            if decoded == nil {
+                // blackbox_exporter counts no body it could not read.
+                http.bodyLength = 0
+                measurement.fail(.bodyDecoding)
+            }
+            return decoded
+        case .http(let other): measurement.fail(failure(other))
+        }
+        return nil
+    }
+
     /// Why an exchange that gave no response failed.
     static func failure(_ outcome: HTTPProbe.Outcome) -> ProbeFailureReason {
         switch outcome {
@@ -83,9 +97,20 @@ extension ExporterProber {
 
     /// proxy_url's proxy at `address`, asked for `host` (an address, or the target's name
     /// with skip_resolve_phase_with_proxy) at the target's port.
-    static func proxy(at address: IPAddress, port: UInt16?, to host: String, _ target: ProbeTarget) -> HTTPExchange.Proxy {
-        let authority = (host.contains(":") ? "[\(host)]" : host) + ":\(target.port ?? 80)"
-        return HTTPExchange.Proxy(address: address, port: port ?? 80, authority: authority)
+    static func proxy(_ url: ProxyURL, at address: IPAddress, to host: String, _ target: ProbeTarget, tls: TLSSettings)
+        -> HTTPExchange.Proxy
+    {
+        let kind: HTTPExchange.Proxy.Kind
+        switch url.scheme {
+        case .http: kind = .http
+        case .socks5: kind = .socks5
+        // Go's transport checks an https proxy with the client's tls_config, against the
+        // proxy's own name unless server_name gives one (net/http transport.go, addTLS).
+        case .https: kind = .https(tls, name: url.host)
+        }
+        return HTTPExchange.Proxy(
+            kind, address: address, port: url.port, host: host, targetPort: target.port ?? 80, username: url.username,
+            password: url.password)
     }
 
     /// The response with its body decoded by the module's compression (as it came without
@@ -116,15 +141,21 @@ extension ExporterProber {
         form.method = "POST"
         form.body = settings.form
         form.headers = [
-            .init(name: "Authorization", value: "Basic " + Self.base64(Array(credentials.utf8))),
+            .init(name: "Authorization", value: "Basic " + Base64.encoded(Array(credentials.utf8))),
             .init(name: "Content-Type", value: "application/x-www-form-urlencoded"),
         ]
         var tls = settings.tls
         if tls.serverName.isEmpty { tls.serverName = url.host }
         var phases = HTTPProbe.Phases()
+        // Its own proxy_url, resolved as the prober's is; the token URL is then sent by address.
+        var proxy: HTTPExchange.Proxy?
+        if let proxyURL = settings.proxyURL.isEmpty ? nil : try? ProxyURL.parse(settings.proxyURL) {
+            guard let proxyAddress = try resolve(proxyURL.host, module: module, deadline: deadline) else { return nil }
+            proxy = Self.proxy(proxyURL, at: proxyAddress, to: "\(address)", url, tls: tls)
+        }
         let (outcome, _) = try HTTPExchange.run(
             try Self.request(for: url, settings: form), to: address, port: url.port ?? 80, host: url.host, tls: url.secure ? tls : nil,
-            deadline: deadline, phases: &phases)
+            via: proxy, deadline: deadline, phases: &phases)
         guard case .http(.response(let response, _)) = outcome, (200..<300).contains(response.statusCode) else { return nil }
         return HTTPClientSettings.OAuth2.accessToken(in: response.body)
     }
@@ -204,7 +235,7 @@ extension ExporterProber {
             if !auth.passwordFile.isEmpty, case .success(let bytes) = FileContents.read(auth.passwordFile, limit: 64 * 1024) {
                 password = trimmed(bytes)
             }
-            fields.append(("Authorization", "Basic " + base64(Array("\(auth.username):\(password)".utf8))))
+            fields.append(("Authorization", "Basic " + Base64.encoded(Array("\(auth.username):\(password)".utf8))))
         } else if let auth = client.authorization {
             // common's authorization_credentials_file is read at each request, as here.
             var credentials = auth.credentials
@@ -236,20 +267,6 @@ extension ExporterProber {
         let start = bytes.firstIndex { !whitespace.contains($0) } ?? bytes.endIndex
         let end = bytes.lastIndex { !whitespace.contains($0) }.map { $0 + 1 } ?? start
         return String(decoding: bytes[start..<max(start, end)], as: UTF8.self)
-    }
-
-    /// RFC 4648, 4: base64 with padding, for Basic credentials (RFC 7617, 2).
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
-        var text = ""
-        for start in stride(from: 0, to: bytes.count, by: 3) {
-            let chunk = Array(bytes[start..<min(start + 3, bytes.count)])
-            let value = chunk.enumerated().reduce(UInt32(0)) { $0 | UInt32($1.element) << (16 - 8 * UInt32($1.offset)) }
-            for index in 0..<4 {
-                text.append(index <= chunk.count ? alphabet[Int(value >> (18 - 6 * UInt32(index)) & 0x3F)] : "=")
-            }
-        }
-        return text
     }
 
     /// Where a Location header points, from the URL that answered it (RFC 9110, 10.2.2, and
@@ -287,8 +304,8 @@ extension ProbeMeasurement.HTTP {
 }
 
 extension HTTPProberSettings {
-    /// proxy_url as a target: its host and port (80 unless given); nil without one.
-    var proxy: ProbeTarget? {
-        client.proxyURL.isEmpty ? nil : try? ProbeTarget.parse(client.proxyURL, for: .http)
+    /// proxy_url, checked when the module was read; nil without one.
+    var proxy: ProxyURL? {
+        client.proxyURL.isEmpty ? nil : try? ProxyURL.parse(client.proxyURL)
     }
 }

@@ -70,7 +70,8 @@ extension ProbeFailureReason {
     public static let bodyRegex = Self(rawValue: "body_regex")
     /// The body does not decode by the module's compression (not that coding, or cut short).
     public static let bodyDecoding = Self(rawValue: "body_decoding")
-    /// proxy_url's proxy did not open the tunnel to an https target (CONNECT not answered 2xx).
+    /// proxy_url's proxy did not open the way: CONNECT not answered 2xx, TLS with an https://
+    /// proxy failed, or a SOCKS5 proxy refused the credentials or the connection.
     public static let proxyRefused = Self(rawValue: "proxy_refused")
     /// oauth2's token_url gave no access token (not reached, not 2xx, or none in its answer).
     public static let oauth2Token = Self(rawValue: "oauth2_token")

@@ -45,9 +45,11 @@ final class ExporterConfigurationFileTests: XCTestCase {
         XCTAssertEqual(gauges(file).0, 1)
         XCTAssertEqual(gauges(file).1, 200)
 
-        _ = try write("modules:\n  web:\n    prober: http\n    http:\n      oauth2: {proxy_url: http://proxy.lab}\n")
+        _ = try write("modules:\n  web:\n    prober: http\n    http:\n      proxy_url: socks4://proxy.lab\n")
         let failure = try XCTUnwrap(file.reload(now: at(seconds: 300)))
-        XCTAssertEqual(failure.description, "\(path): line 5: http.oauth2.proxy_url: not yet supported by reach-exporter")
+        XCTAssertEqual(
+            failure.description,
+            "\(path): line 5: http.proxy_url: 'socks4://proxy.lab': socks4:// proxies are not supported (http, https and socks5 are)")
         XCTAssertEqual(file.router.modules.map(\.name), ["web", "port"], "the old modules stay")
         XCTAssertEqual(gauges(file).0, 0)
         XCTAssertEqual(gauges(file).1, 200, "the time of the last success")

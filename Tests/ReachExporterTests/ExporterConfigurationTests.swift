@@ -312,11 +312,13 @@ final class ExporterConfigurationTests: XCTestCase {
     func testKeysNotYetRunAreRefused() {
         XCTAssertEqual(error("modules:\n  d:\n    prober: dns\n    dns: {query_name: a, dns_over_tls: true}\n"),
                        "line 4: dns.dns_over_tls: needs transport_protocol: tcp")
-        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      oauth2:\n        proxy_url: http://proxy.lab\n"),
-                       "line 6: http.oauth2.proxy_url: not yet supported by reach-exporter")
-        // Go's client also takes https:// and socks5:// proxies; reach speaks only CONNECT to http://.
-        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n    http:\n      proxy_url: socks5://proxy.lab:1080\n"),
-                       "line 5: http.proxy_url: 'socks5://proxy.lab:1080': only http:// proxies are supported by reach-exporter")
+        // Proxies in the schemes Go's transport speaks to, the http prober's and oauth2's.
+        XCTAssertNil(error("modules:\n  w:\n    prober: http\n    http:\n      proxy_url: socks5://proxy.lab:1080\n"))
+        let oauth2 = "    http:\n      oauth2:\n        client_id: a\n        client_secret: b\n        token_url: http://t.lab/\n"
+        XCTAssertNil(error("modules:\n  w:\n    prober: http\n" + oauth2 + "        proxy_url: https://proxy.lab\n"))
+        XCTAssertEqual(error("modules:\n  w:\n    prober: http\n" + oauth2 + "        proxy_url: socks4://proxy.lab\n"),
+                       "line 9: http.oauth2.proxy_url: 'socks4://proxy.lab': socks4:// proxies are not supported "
+                           + "(http, https and socks5 are)")
         XCTAssertNil(error("modules:\n  g:\n    prober: grpc\n    grpc: {tls: true, tls_config: {server_name: lab.test}}\n"))
         XCTAssertNil(error("""
             modules:

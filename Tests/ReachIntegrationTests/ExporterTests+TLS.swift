@@ -13,6 +13,8 @@ import XCTest
 ///               8448 valid (python): hostile answers over TLS (hostile-http-server.py)
 ///               8091 an OAuth 2.0 token endpoint and a resource behind it (oauth2-server.py)
 ///               3128 an HTTP proxy (connect-proxy.py) that alone resolves only.proxy; no CONNECT to 8444
+///               3129 the same inside TLS (an https:// proxy)   3130 the same, asking for Basic credentials
+///               1080 a SOCKS5 proxy (microsocks)   1081 the same, asking for a user name and password
 ///               8443/to-plain redirects to http://far.lab:8080/ (python's http.server)
 /// ```
 extension ExporterTests {
@@ -62,17 +64,40 @@ extension ExporterTests {
             ],
             in: far, label: "hostile-https")
         try waitForPort(8448, in: far, server: hostile)
-        let proxy = try lab.launch(
-            ["python3", try HelperScript.path("connect-proxy.py"), "::", "3128", "only.proxy=198.18.0.1"], in: far, label: "proxy")
-        try waitForPort(3128, in: far, server: proxy)
+        try startProxies(certificates: certificates, in: far)
         let oauth2 = try lab.launch(["python3", try HelperScript.path("oauth2-server.py"), "::", "8091"], in: far, label: "oauth2")
         try waitForPort(8091, in: far, server: oauth2)
         return certificates
     }
 
-    private func startBothExporters(certificates: String, in client: Namespace) throws {
+    /// The proxies of proxy_url: HTTP (plain, over TLS, asking for credentials) and SOCKS5.
+    private func startProxies(certificates: String, in far: Namespace) throws {
+        let proxy = try lab.launch(
+            ["python3", try HelperScript.path("connect-proxy.py"), "::", "3128", "only.proxy=198.18.0.1", "far.lab=2001:db8::1"], in: far,
+            label: "proxy")
+        try waitForPort(3128, in: far, server: proxy)
+        let proxies = [
+            ("3129", ["--tls", "\(certificates)/valid.pem", "\(certificates)/valid-key.pem"]), ("3130", ["--auth", "reach:s3cret"]),
+        ]
+        // A plain request through a proxy names its host (Go's absolute-form carries the Host),
+        // and the proxy resolves it.
+        for (port, options) in proxies {
+            let server = try lab.launch(
+                ["python3", try HelperScript.path("connect-proxy.py"), "::", port] + options + ["far.lab=2001:db8::1"], in: far,
+                label: "proxy-\(port)")
+            try waitForPort(Int(port) ?? 0, in: far, server: server)
+        }
+        let socks = try lab.launch(["microsocks", "-i", "::", "-p", "1080"], in: far, label: "socks")
+        let socksAuth = try lab.launch(
+            ["microsocks", "-i", "::", "-p", "1081", "-u", "reach", "-P", "s3cret"], in: far, label: "socks-auth")
+        try waitForPort(1080, in: far, server: socks)
+        try waitForPort(1081, in: far, server: socksAuth)
+    }
+
+    /// The modules both exporters read, one file.
+    private static func modules(certificates: String) -> String {
         let ca = "tls_config: {ca_file: \(certificates)/ca.pem}"
-        let modules = """
+        return """
             modules:
               https_ca: {prober: http, http: {\(ca)}}
               https_system: {prober: http}
@@ -91,15 +116,6 @@ extension ExporterTests {
               https_h2_only: {prober: http, http: {\(ca), valid_http_versions: ["HTTP/2.0"]}}
               https_h2_post: {prober: http, http: {\(ca), method: POST, body: "a=1", fail_if_body_not_matches_regexp: ["over TLS"]}}
               https_no_h2: {prober: http, http: {\(ca), enable_http2: false}}
-              https_proxy: {prober: http, http: {\(ca), proxy_url: "http://198.18.0.1:3128"}}
-              https_proxy_skip:
-                prober: http
-                http:
-                  proxy_url: "http://[2001:db8::1]:3128/"
-                  skip_resolve_phase_with_proxy: true
-                  tls_config: {ca_file: \(certificates)/ca.pem, server_name: far.lab}
-              http_proxy: {prober: http, http: {proxy_url: "http://198.18.0.1:3128"}}
-              http_proxy_skip: {prober: http, http: {proxy_url: "http://198.18.0.1:3128", skip_resolve_phase_with_proxy: true}}
               oauth2_ok:
                 prober: http
                 http:
@@ -116,7 +132,44 @@ extension ExporterTests {
                 http: {\(ca), compression: gzip, headers: {Accept-Encoding: gzip}, fail_if_body_not_matches_regexp: [", compressed"]}
 
             """
-        let configPath = try lab.script("blackbox-tls.yml", modules)
+    }
+
+    /// The modules that go through a proxy.
+    private static func proxyModules(certificates: String) -> String {
+        let ca = "tls_config: {ca_file: \(certificates)/ca.pem}"
+        return """
+          https_proxy: {prober: http, http: {\(ca), proxy_url: "http://198.18.0.1:3128"}}
+          https_proxy_skip:
+            prober: http
+            http:
+              proxy_url: "http://[2001:db8::1]:3128/"
+              skip_resolve_phase_with_proxy: true
+              tls_config: {ca_file: \(certificates)/ca.pem, server_name: far.lab}
+          http_proxy: {prober: http, http: {proxy_url: "http://198.18.0.1:3128"}}
+          http_proxy_skip: {prober: http, http: {proxy_url: "http://198.18.0.1:3128", skip_resolve_phase_with_proxy: true}}
+          https_via_https_proxy: {prober: http, http: {\(ca), proxy_url: "https://far.lab:3129"}}
+          http_via_https_proxy: {prober: http, http: {\(ca), proxy_url: "https://far.lab:3129/"}}
+          https_untrusted_proxy: {prober: http, http: {proxy_url: "https://far.lab:3129", tls_config: {insecure_skip_verify: false}}}
+          proxy_auth: {prober: http, http: {\(ca), proxy_url: "http://reach:s3cret@198.18.0.1:3130"}}
+          proxy_no_auth: {prober: http, http: {proxy_url: "http://198.18.0.1:3130"}}
+          socks: {prober: http, http: {\(ca), proxy_url: "socks5://198.18.0.1:1080"}}
+          socks_auth: {prober: http, http: {\(ca), proxy_url: "socks5://reach:s3cret@[2001:db8::1]:1081"}}
+          socks_bad_auth: {prober: http, http: {proxy_url: "socks5://reach:other@198.18.0.1:1081"}}
+          oauth2_proxy:
+            prober: http
+            http:
+              oauth2:
+                client_id: reach
+                client_secret: s3cret
+                token_url: "http://198.18.0.1:8091/token"
+                proxy_url: "http://198.18.0.1:3130"
+
+        """
+    }
+
+    private func startBothExporters(certificates: String, in client: Namespace) throws {
+        let configPath = try lab.script(
+            "blackbox-tls.yml", Self.modules(certificates: certificates) + Self.proxyModules(certificates: certificates))
         let blackbox = try lab.launch(
             ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"], in: client,
             label: "blackbox")
@@ -135,41 +188,53 @@ extension ExporterTests {
         "probe_ssl_last_chain_expiry_timestamp_seconds",
     ]
 
+    /// The module, the target, and the failure reason reach must give; nil: success.
+    private static let cases: [(module: String, target: String, reason: String?)] = [
+        ("https_ca", "https://far.lab:8443/", nil), ("https_ca", "https://198.18.0.1:8443/", nil),
+        ("https_ca", "https://[2001:db8::1]:8443/", nil), ("https_ca", "https://far.lab:8444/", "certificate_expired"),
+        ("https_ca", "https://far.lab:8445/", "certificate_wrong_name"),
+        ("https_system", "https://far.lab:8443/", "certificate_untrusted"),
+        ("https_insecure", "https://far.lab:8444/", nil), ("https_insecure", "https://far.lab:8445/", nil),
+        ("https_ca", "https://far.lab:8446/", nil), ("https_tls13", "https://far.lab:8446/", "tls_handshake"),
+        ("https_tls13", "https://far.lab:8443/", nil), ("https_fail_ssl", "https://far.lab:8443/", "ssl"),
+        ("http_fail_not_ssl", "http://far.lab:8080/", "not_ssl"), ("http_fail_not_ssl", "http://far.lab:8090/", nil),
+        ("https_ca", "https://far.lab:8443/to-plain", nil), ("http_fail_not_ssl", "https://far.lab:8443/to-plain", "not_ssl"),
+        ("https_body", "https://far.lab:8443/", nil), ("https_body_fails", "https://far.lab:8443/", "body_regex"),
+        ("https_header_fails", "https://far.lab:8443/", "header_regex"), ("https_header_missing", "https://far.lab:8443/", nil),
+        ("https_post", "https://far.lab:8443/", nil),
+        // HTTP/2 by ALPN where the server offers it (probe_http_version 2), unless enable_http2 is off.
+        ("https_ca", "https://far.lab:8447/", nil), ("https_h2_only", "https://far.lab:8447/", nil),
+        ("https_h2_only", "https://far.lab:8443/", "http_version"), ("https_h2_post", "https://[2001:db8::1]:8447/", nil),
+        ("https_no_h2", "https://far.lab:8447/", nil), ("https_post", "https://far.lab:8447/", "http_version"),
+        // The body decoded before it is judged; one that is not gzip fails to decode.
+        ("https_gzip", "https://far.lab:8443/gzip", nil), ("https_gzip", "https://far.lab:8447/gzip", nil),
+        ("https_gzip", "https://far.lab:8443/", "body_decoding"),
+        // Through a proxy: CONNECT for https, the absolute-form for http; only.proxy is a
+        // name the proxy alone resolves.
+        ("https_proxy", "https://far.lab:8443/", nil), ("https_proxy", "https://far.lab:8444/", "proxy_refused"),
+        ("https_proxy_skip", "https://only.proxy:8443/", nil), ("http_proxy_skip", "http://only.proxy:8080/", nil),
+        ("http_proxy", "http://only.proxy:8080/", "name_not_resolved"),
+        // https:// proxies (TLS to the proxy, checked with the module's tls_config), Basic
+        // proxy credentials, and SOCKS5 with RFC 1929's user name and password.
+        ("https_via_https_proxy", "https://far.lab:8443/", nil), ("http_via_https_proxy", "http://far.lab:8080/", nil),
+        ("http_proxy", "http://far.lab:8080/", nil), ("https_untrusted_proxy", "http://far.lab:8080/", "proxy_refused"),
+        ("proxy_auth", "https://far.lab:8443/", nil), ("proxy_auth", "http://far.lab:8080/", nil),
+        ("proxy_no_auth", "http://far.lab:8080/", "status_code"), ("proxy_no_auth", "https://far.lab:8443/", "proxy_refused"),
+        ("socks", "https://far.lab:8443/", nil), ("socks", "http://[2001:db8::1]:8080/", nil),
+        ("socks_auth", "https://far.lab:8443/", nil), ("socks_bad_auth", "http://far.lab:8080/", "proxy_refused"),
+        // oauth2's own proxy_url: the token request through a proxy that wants credentials
+        // oauth2's proxy_url does not carry, so no token comes.
+        ("oauth2_proxy", "http://far.lab:8091/resource", "oauth2_token"),
+        // oauth2: the client-credentials grant, its token as the bearer.
+        ("oauth2_ok", "http://far.lab:8091/resource", nil), ("oauth2_bad", "http://far.lab:8091/resource", "oauth2_token"),
+    ]
+
     func testHTTPSProbesAnswerAsBlackboxExporterDoes() throws {
         let net = try network()
         try Privilege.requireRootAndTools(["nginx", "prometheus-blackbox-exporter"])
         let certificates = try startHTTPSServer(in: net.far)
         try startBothExporters(certificates: certificates, in: net.client)
-        // The module, the target, and the failure reason reach must give; nil: success.
-        let cases: [(module: String, target: String, reason: String?)] = [
-            ("https_ca", "https://far.lab:8443/", nil), ("https_ca", "https://198.18.0.1:8443/", nil),
-            ("https_ca", "https://[2001:db8::1]:8443/", nil), ("https_ca", "https://far.lab:8444/", "certificate_expired"),
-            ("https_ca", "https://far.lab:8445/", "certificate_wrong_name"),
-            ("https_system", "https://far.lab:8443/", "certificate_untrusted"),
-            ("https_insecure", "https://far.lab:8444/", nil), ("https_insecure", "https://far.lab:8445/", nil),
-            ("https_ca", "https://far.lab:8446/", nil), ("https_tls13", "https://far.lab:8446/", "tls_handshake"),
-            ("https_tls13", "https://far.lab:8443/", nil), ("https_fail_ssl", "https://far.lab:8443/", "ssl"),
-            ("http_fail_not_ssl", "http://far.lab:8080/", "not_ssl"), ("http_fail_not_ssl", "http://far.lab:8090/", nil),
-            ("https_ca", "https://far.lab:8443/to-plain", nil), ("http_fail_not_ssl", "https://far.lab:8443/to-plain", "not_ssl"),
-            ("https_body", "https://far.lab:8443/", nil), ("https_body_fails", "https://far.lab:8443/", "body_regex"),
-            ("https_header_fails", "https://far.lab:8443/", "header_regex"), ("https_header_missing", "https://far.lab:8443/", nil),
-            ("https_post", "https://far.lab:8443/", nil),
-            // HTTP/2 by ALPN where the server offers it (probe_http_version 2), unless enable_http2 is off.
-            ("https_ca", "https://far.lab:8447/", nil), ("https_h2_only", "https://far.lab:8447/", nil),
-            ("https_h2_only", "https://far.lab:8443/", "http_version"), ("https_h2_post", "https://[2001:db8::1]:8447/", nil),
-            ("https_no_h2", "https://far.lab:8447/", nil), ("https_post", "https://far.lab:8447/", "http_version"),
-            // The body decoded before it is judged; one that is not gzip fails to decode.
-            ("https_gzip", "https://far.lab:8443/gzip", nil), ("https_gzip", "https://far.lab:8447/gzip", nil),
-            ("https_gzip", "https://far.lab:8443/", "body_decoding"),
-            // Through a proxy: CONNECT for https, the absolute-form for http; only.proxy is a
-            // name the proxy alone resolves.
-            ("https_proxy", "https://far.lab:8443/", nil), ("https_proxy", "https://far.lab:8444/", "proxy_refused"),
-            ("https_proxy_skip", "https://only.proxy:8443/", nil), ("http_proxy_skip", "http://only.proxy:8080/", nil),
-            ("http_proxy", "http://only.proxy:8080/", "name_not_resolved"),
-            // oauth2: the client-credentials grant, its token as the bearer.
-            ("oauth2_ok", "http://far.lab:8091/resource", nil), ("oauth2_bad", "http://far.lab:8091/resource", "oauth2_token"),
-        ]
-        for (module, target, reason) in cases {
+        for (module, target, reason) in Self.cases {
             let query = "/probe?module=\(module)&target=\(target.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
             let header = ["X-Prometheus-Scrape-Timeout-Seconds:3"]
             let theirs = try get("http://127.0.0.1:19115\(query)", in: net.client, headers: header)

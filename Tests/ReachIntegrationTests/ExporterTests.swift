@@ -540,11 +540,16 @@ final class ExporterStartTests: XCTestCase {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("blackbox.yml").path
-        let yaml = "modules:\n  web:\n    prober: http\n    http:\n      oauth2: {proxy_url: http://proxy.lab}\n"
+        let yaml = "modules:\n  web:\n    prober: http\n    http:\n      proxy_url: socks4://proxy.lab\n"
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let result = try run(["--config", path])
         XCTAssertEqual(result.status, 78, "\(result)")
-        XCTAssertEqual(result.stderrLines, ["reach-exporter: \(path): line 5: http.oauth2.proxy_url: not yet supported by reach-exporter"])
+        XCTAssertEqual(
+            result.stderrLines,
+            [
+                "reach-exporter: \(path): line 5: http.proxy_url: 'socks4://proxy.lab': socks4:// proxies are not supported "
+                    + "(http, https and socks5 are)"
+            ])
         let missing = try run(["--config", directory.appendingPathComponent("none.yml").path])
         XCTAssertEqual(missing.status, 78, "\(missing)")
         XCTAssertEqual(missing.stderrLines.count, 1, "\(missing)")
@@ -686,13 +691,13 @@ extension ExporterStartTests {
             XCTAssertTrue(shipped.stderr.contains(#"msg="config file is ok: /etc/prometheus/blackbox.yml""#), shipped.stderr)
         }
         let refusing = directory.appendingPathComponent("refusing.yml").path
-        try "modules:\n  w:\n    prober: http\n    http:\n      oauth2:\n        proxy_url: http://proxy.lab\n".write(
+        try "modules:\n  w:\n    prober: http\n    http:\n      headers: {}\n      proxy_url: socks4://proxy.lab\n".write(
             toFile: refusing, atomically: true, encoding: .utf8)
         let refused = try run(["--config.file=\(refusing)", "--config.check", "--log.format", "logfmt"])
         XCTAssertEqual(refused.status, 1, "\(refused)")
         XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
         XCTAssertTrue(refused.stderr.contains(#"level=error msg="error loading config: \#(refusing): line 6: "#
-            + #"http.oauth2.proxy_url: not yet supported by reach-exporter""#), refused.stderr)
+            + #"http.proxy_url: 'socks4://proxy.lab': socks4:// proxies are not supported (http, https and socks5 are)""#), refused.stderr)
         let web = directory.appendingPathComponent("web.yml").path
         try "basic_auth_users:\n  u: plain\n".write(toFile: web, atomically: true, encoding: .utf8)
         let badWeb = try run(["--web.config.file", web])

@@ -35,6 +35,7 @@ extension ExporterConfiguration {
             "http.oauth2.scopes",
             "http.oauth2.token_url",
             "http.oauth2.endpoint_params",
+            "http.oauth2.proxy_url",
             "tcp.preferred_ip_protocol",
             "tcp.ip_protocol_fallback",
             "tcp.source_ip_address",

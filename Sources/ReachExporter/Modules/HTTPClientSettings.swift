@@ -55,7 +55,7 @@ public struct HTTPClientSettings: Hashable, Sendable {
         case "oauth2": oauth2 = try Self.oauth2(value, at: name, reader)
         case "bearer_token": bearer.token = try value.text(name)
         case "bearer_token_file": bearer.file = try value.text(name)
-        case "proxy_url": proxyURL = try Self.url(value, name)
+        case "proxy_url": proxyURL = try Self.proxy(value, name)
         case "tls_config": tls = try TLSSettings.parse(value, at: name, reader)
         case "follow_redirects": followRedirects = try value.flag(name)
         case "enable_http2": enableHTTP2 = try value.flag(name)
@@ -106,7 +106,7 @@ public struct HTTPClientSettings: Hashable, Sendable {
             case "scopes": oauth.scopes = try value.texts(name)
             case "token_url": oauth.tokenURL = try url(value, name)
             case "endpoint_params": oauth.endpointParams = try value.pairs(name)
-            case "proxy_url": oauth.proxyURL = try url(value, name)
+            case "proxy_url": oauth.proxyURL = try proxy(value, name)
             case "tls_config": oauth.tls = try TLSSettings.parse(value, at: name, reader)
             default: return false
             }
@@ -121,6 +121,17 @@ public struct HTTPClientSettings: Hashable, Sendable {
         let text = try node.text(key)
         guard text.isEmpty || text.contains("://") && !text.hasSuffix("://") && !text.contains(where: \.isWhitespace) else {
             throw ConfigurationError(node.mark?.line, "\(key): '\(text)' is not a URL (http://host:port)")
+        }
+        return text
+    }
+
+    /// A proxy_url: a URL in a scheme reach-exporter speaks to a proxy in, with a host.
+    private static func proxy(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
+        let text = try url(node, key)
+        do {
+            if !text.isEmpty { _ = try ProxyURL.parse(text) }
+        } catch {
+            throw ConfigurationError(node.mark?.line, "\(key): '\(text)': \(error.description)")
         }
         return text
     }

@@ -72,12 +72,6 @@ public struct HTTPProberSettings: Hashable, Sendable {
         // blackbox_exporter 0.23 reads the deprecated no_follow_redirects into follow_redirects.
         if let noFollowRedirects { settings.client.followRedirects = !noFollowRedirects }
         try settings.checkAcceptEncoding(line: node.mark?.line)
-        // Go's http.ProxyURL also takes https:// and socks5:// proxies; reach-exporter speaks
-        // only the HTTP CONNECT of RFC 9110, 9.3.6, to a plain http:// one.
-        let proxy = settings.client.proxyURL
-        if !proxy.isEmpty && !(proxy.lowercased().hasPrefix("http://") && (try? ProbeTarget.parse(proxy, for: .http)) != nil) {
-            throw ConfigurationError(node.mark?.line, "http.proxy_url: '\(proxy)': only http:// proxies are supported by reach-exporter")
-        }
         return settings
     }
 
