@@ -34,7 +34,9 @@ process from /proc/PID/stat, before and after a round) and wall seconds per roun
 over the rounds with its range; the median probe_duration_seconds; peak RSS (VmHWM) over the
 prober's whole run. Then reach / blackbox: CPU as the paired ratio over the rounds with its 95%
 interval, peak RSS as a plain ratio. Targets per prober: reach's CPU per probe at most blackbox's
-(the whole interval), peak RSS at most blackbox's, no probe lost by either exporter.
+(the whole interval), peak RSS at most blackbox's, no probe lost by either exporter. And the
+footprint: reach-exporter as `make install` and the .deb leave it (a stripped copy) at most
+17.5 MB, beside the size of Debian's blackbox_exporter as installed.
 Exit: 0 every target met, 1 one missed, 77 skipped (not root), 2 the benchmark failed.
 Environment: EXPORTER (default .build-exporter/release/reach-exporter), PROBERS (all), PROBES
 (1000), ROUNDS (5), WARMUP (200), CONCURRENCY (8).
@@ -42,11 +44,13 @@ Environment: EXPORTER (default .build-exporter/release/reach-exporter), PROBERS 
 import http.client
 import http.server
 import os
+import shutil
 import socketserver
 import ssl
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -293,6 +297,18 @@ def bench(report, prober, workdir):
                   f"reach-exporter {lost['reach-exporter']}, blackbox_exporter {lost['blackbox_exporter']}")
 
 
+def footprint(report):
+    """reach-exporter stripped, as installed, beside Debian's blackbox_exporter."""
+    with tempfile.TemporaryDirectory() as work:
+        copy = os.path.join(work, "reach-exporter")
+        shutil.copyfile(EXPORTER, copy)
+        subprocess.run(["strip", copy], check=True)
+        size = os.path.getsize(copy)
+    blackbox = os.path.getsize(shutil.which("prometheus-blackbox-exporter"))
+    report.line(f"binary: reach-exporter {size / 1e6:.2f} MB stripped; blackbox_exporter {blackbox / 1e6:.2f} MB as Debian installs it")
+    report.target("reach-exporter stripped <= 17.5 MB", size <= 17.5e6, f"{size / 1e6:.2f} MB")
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "serve":
         serve(sys.argv[2])
@@ -311,6 +327,7 @@ def main():
                 f"{'probe ms':>9} {'RSS MiB':>8} {'lost':>5}")
     for prober in chosen:
         bench(report, prober, workdir)
+    footprint(report)
     report.line(f"load average at the end: {load_average()}")
     return report.finish()
 
