@@ -58,6 +58,22 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(MetricSample.value(of: "probe_http_version", in: samples), 1.1)
     }
 
+    func testAProxyThatResolvesLeavesNoResolution() throws {
+        var http = ProbeMeasurement.HTTP()
+        http.resolvedTarget = false
+        var measurement = ProbeMeasurement(detail: .http(http))
+        // The proxy's own address and lookup: not the target's, so not reported.
+        measurement.address = try IPAddress.parse("198.18.0.1")
+        measurement.lookup = .milliseconds(1)
+        let samples = measurement.samples
+        for name in ["probe_ip_protocol", "probe_ip_addr_hash", "probe_dns_lookup_time_seconds"] {
+            XCTAssertFalse(names(samples).contains(name), name)
+        }
+        XCTAssertNil(MetricSample.value(of: "probe_http_duration_seconds", in: samples, labels: [.init("phase", "resolve")]))
+        XCTAssertEqual(MetricSample.value(of: "probe_http_duration_seconds", in: samples, labels: [.init("phase", "connect")]), 0)
+        XCTAssertEqual(MetricSample.value(of: "probe_http_status_code", in: samples), 0)
+    }
+
     func testRouteCarriesTheKernelsVerdict() throws {
         let path = PathReport(
             destination: try IPAddress.parse("198.51.100.7"), flags: [], reason: .noCarrier,
