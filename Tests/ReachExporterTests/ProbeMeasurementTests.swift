@@ -56,6 +56,11 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(MetricSample.value(of: "probe_http_status_code", in: samples), 204)
         XCTAssertEqual(MetricSample.value(of: "probe_http_content_length", in: samples), -1)
         XCTAssertEqual(MetricSample.value(of: "probe_http_version", in: samples), 1.1)
+        // Only a response with a readable Last-Modified has the series.
+        XCTAssertNil(MetricSample.value(of: "probe_http_last_modified_timestamp_seconds", in: samples))
+        http.lastModified = 784_111_777
+        let modified = ProbeMeasurement(detail: .http(http)).samples
+        XCTAssertEqual(MetricSample.value(of: "probe_http_last_modified_timestamp_seconds", in: modified), 784_111_777)
     }
 
     func testAProxyThatResolvesLeavesNoResolution() throws {
