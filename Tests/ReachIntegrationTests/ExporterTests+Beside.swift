@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import TestSupport
 import XCTest
@@ -12,6 +15,17 @@ extension ExporterTests {
         let made = try namespace.exec(["/usr/bin/python3", try HelperScript.path("make-test-certificates.py"), certificates])
         guard made.status == 0 else { throw HarnessError("make-test-certificates.py failed: \(made)") }
         return certificates
+    }
+
+    /// grpcio's health service (Helpers/grpc-health-server.py) on `port` in `namespace`,
+    /// plaintext, or over TLS with the PEM chain and key `tls` names.
+    func startGRPCHealthServer(port: Int, tls: [String] = [], in namespace: Namespace) throws {
+        if access("\(Self.grpcTree)/grpc_health/v1/health.py", R_OK) != 0 {
+            try ContinuousIntegration.cannotRun("the grpc tests need grpcio at \(Self.grpcTree) (scripts/install-deps.sh test)")
+        }
+        let command = ["env", "PYTHONPATH=\(Self.grpcTree)", "/usr/bin/python3", try HelperScript.path("grpc-health-server.py")]
+        let server = try lab.launch(command + ["::", String(port)] + tls, in: namespace, label: "grpc-\(port)")
+        try server.waitUntilReady(marker: "listening", timeout: 20)
     }
 
     /// blackbox_exporter 0.23 on 127.0.0.1:19115 and reach-exporter on 127.0.0.1:10115, in
