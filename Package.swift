@@ -151,6 +151,7 @@ let package = Package(
                 "ReachExporter", "ReachExporterProbes", "ReachExporterSystem", "ReachCommandLine", "ReachCore", "ReachSystem",
                 "TestSupport",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // Runs the built binary inside network namespaces it makes (root), and the bad-input table.

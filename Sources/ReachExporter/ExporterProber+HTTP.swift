@@ -299,6 +299,7 @@ extension ProbeMeasurement.HTTP {
         statusCode = response.statusCode
         contentLength = response.header("Content-Length").flatMap { Int($0.filter { $0 != " " && $0 != "\t" }) } ?? -1
         bodyLength = response.body.count
+        lastModified = response.header("Last-Modified").flatMap(UTCTimestamp.secondsSinceEpoch(httpDate:))
         self.version = version
     }
 }

@@ -24,7 +24,11 @@ public struct ExporterProber: Sendable {
         switch request.module.prober {
         case .icmp: measurement = ProbeMeasurement(detail: .icmp(.init()))
         case .tcp: measurement = ProbeMeasurement(detail: .tcp(.init()))
-        case .http: measurement = ProbeMeasurement(detail: .http(.init()))
+        case .http:
+            var http = ProbeMeasurement.HTTP()
+            // skip_resolve_phase_with_proxy: the proxy resolves the target's name (resolvedHost).
+            http.resolvedTarget = !request.module.http.skipResolvePhaseWithProxy || request.module.http.proxy == nil
+            measurement = ProbeMeasurement(detail: .http(http))
         case .dns: measurement = ProbeMeasurement(detail: .dns(.init()))
         case .grpc: measurement = ProbeMeasurement(detail: .grpc(.init()))
         case .route: measurement = ProbeMeasurement(detail: .route(nil))

@@ -55,6 +55,13 @@ public struct ProbeMeasurement: Sendable, Equatable {
         public var tlsFailure: TLSStream.Failure?
         /// A header or body pattern failed the probe.
         public var failedDueToRegex = false
+        /// The final response's Last-Modified in seconds since the epoch, when it has one that
+        /// Go's http.ParseTime reads.
+        public var lastModified: Int64?
+        /// False with skip_resolve_phase_with_proxy: the proxy resolved the target's name,
+        /// and blackbox_exporter, which then skips chooseProtocol, has no resolve phase,
+        /// probe_ip_protocol, probe_ip_addr_hash or probe_dns_lookup_time_seconds.
+        public var resolvedTarget = true
         public init() {}
     }
 
@@ -122,10 +129,10 @@ public struct ProbeMeasurement: Sendable, Equatable {
     }
 
     /// blackbox_exporter's HTTP prober (`prober/http.go`): its phases, the response's
-    /// figures, then the address.
+    /// figures, then the address (none of the resolution when the proxy resolved).
     private func httpSamples(_ http: HTTP) -> [MetricSample] {
-        let phases = [
-            ("resolve", lookup.secondsValue), ("connect", http.phases.connect.secondsValue), ("tls", http.phases.tls.secondsValue),
+        let phases = (http.resolvedTarget ? [("resolve", lookup.secondsValue)] : []) + [
+            ("connect", http.phases.connect.secondsValue), ("tls", http.phases.tls.secondsValue),
             ("processing", http.phases.processing.secondsValue), ("transfer", http.phases.transfer.secondsValue),
         ]
         var samples = phases.map { phase, seconds in
@@ -143,7 +150,12 @@ public struct ProbeMeasurement: Sendable, Equatable {
             MetricSample("probe_http_version", help: "Returns the version of HTTP of the probe response", value: http.version),
             MetricSample("probe_failed_due_to_regex", help: Self.regexSample.help, value: http.failedDueToRegex ? 1 : 0),
         ]
-        return samples + (http.tls.map(Self.tlsSamples) ?? []) + addressSamples
+        if let lastModified = http.lastModified {
+            samples.append(MetricSample(
+                "probe_http_last_modified_timestamp_seconds", help: "Returns the Last-Modified HTTP response header in unixtime",
+                value: Double(lastModified)))
+        }
+        return samples + (http.tls.map(Self.tlsSamples) ?? []) + (http.resolvedTarget ? addressSamples : [])
     }
 
     /// reach's own `route` module: the address, then what the kernel's route says.

@@ -15,7 +15,8 @@ public struct TLSSettings: Hashable, Sendable {
         case tls13 = "TLS13"
     }
 
-    /// PEM roots trusted instead of the system's; "": the system's.
+    /// PEM roots trusted instead of the system's; "": the system's, or those SSL_CERT_FILE
+    /// and SSL_CERT_DIR name (EnvironmentTrustRoots).
     public var caFile = ""
     /// A client certificate and its key, both PEM, presented when the server asks; "": none.
     public var certFile = ""
@@ -54,6 +55,8 @@ public struct TLSSettings: Hashable, Sendable {
             guard let roots = try? NIOSSLCertificate.fromPEMBytes(ca), !roots.isEmpty else {
                 throw Problem(key: "ca_file", message: "\(caFile): no PEM certificate in it")
             }
+            configuration.trustRoots = .certificates(roots)
+        } else if let roots = EnvironmentTrustRoots.current {
             configuration.trustRoots = .certificates(roots)
         }
         if let certificate = key.certificate {

@@ -30,4 +30,10 @@ public enum FileContents {
             }
         }
     }
+
+    /// The names of the entries of the directory `path` but `.` and `..`; the errno of the
+    /// opendir(3) or readdir(3) that failed.
+    public static func directoryEntries(_ path: String) -> Result<[String], Errno> {
+        System.directoryEntries(path)
+    }
 }

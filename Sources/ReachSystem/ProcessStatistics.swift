@@ -33,7 +33,7 @@ public struct ProcessStatistics: Sendable, Equatable {
             cpuSeconds: cpu,
             residentBytes: statm.flatMap { $0.count > 1 ? $0[1] * page : nil },
             virtualBytes: statm.flatMap { $0.first.map { $0 * page } },
-            openDescriptors: System.countDirectoryEntries("/proc/self/fd"),
+            openDescriptors: try? System.directoryEntries("/proc/self/fd").get().count,
             maximumDescriptors: limit.rlim_cur == rlim_t.max ? Double.infinity : Double(limit.rlim_cur))
     }
 }

@@ -176,20 +176,19 @@ enum System {
         Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// The entries of a directory but `.` and `..` (opendir(3), readdir(3)); nil when it cannot be read.
-    static func countDirectoryEntries(_ path: String) -> Int? {
-        guard let directory = opendir(path) else { return nil }
+    /// The names of a directory's entries but `.` and `..` (opendir(3), readdir(3)), in the
+    /// order readdir gives them; the errno of the call that failed.
+    static func directoryEntries(_ path: String) -> Result<[String], Errno> {
+        guard let directory = opendir(path) else { return .failure(.current) }
         defer { closedir(directory) }
-        var count = 0
+        var names: [String] = []
         // readdir(3) returns NULL at the end and on an error; only errno tells them apart.
         errno = 0
         while let entry = readdir(directory) {
-            let isDot = withUnsafeBytes(of: entry.pointee.d_name) { name in
-                name[0] == UInt8(ascii: ".") && (name[1] == 0 || (name[1] == UInt8(ascii: ".") && name[2] == 0))
-            }
-            if !isDot { count += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != ".", name != ".." { names.append(name) }
         }
-        return errno == 0 ? count : nil
+        return errno == 0 ? .success(names) : .failure(.current)
     }
 
     static func duplicate(_ fd: Int32, onto target: Int32) -> Result<Int32, Errno> {

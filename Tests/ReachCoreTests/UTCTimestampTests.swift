@@ -21,4 +21,22 @@ final class UTCTimestampTests: XCTestCase {
             XCTAssertEqual(UTCTimestamp.iso8601(millisecondsSinceEpoch: milliseconds), expected)
         }
     }
+
+    /// RFC 9110, 5.6.7's example in its three forms, as Go's http.ParseTime reads them.
+    func testReadsHTTPDatesAsGoDoes() {
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Sun, 06 Nov 1994 08:49:37 GMT"), 784_111_777)
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Sunday, 06-Nov-94 08:49:37 GMT"), 784_111_777)
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Sun Nov  6 08:49:37 1994"), 784_111_777)
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Tue, 29 Feb 2000 23:59:59 GMT"), 951_868_799)
+        // Go's two-digit years below 69 are 20xx.
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Tuesday, 01-Jan-69 00:00:00 GMT"), -31_536_000)
+        XCTAssertEqual(UTCTimestamp.secondsSinceEpoch(httpDate: "Tuesday, 01-Jan-68 00:00:00 GMT"), 3_092_601_600)
+        for bad in [
+            "", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 30 Feb 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Foo 1994 08:49:37 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT", "1994-11-06T08:49:37Z",
+            "Sun, 06 Nov 1994 08:49:3x GMT", "Sun Nov  6 08:49:37 94",
+        ] {
+            XCTAssertNil(UTCTimestamp.secondsSinceEpoch(httpDate: bad), bad)
+        }
+    }
 }

@@ -56,6 +56,27 @@ final class ProbeMeasurementTests: XCTestCase {
         XCTAssertEqual(MetricSample.value(of: "probe_http_status_code", in: samples), 204)
         XCTAssertEqual(MetricSample.value(of: "probe_http_content_length", in: samples), -1)
         XCTAssertEqual(MetricSample.value(of: "probe_http_version", in: samples), 1.1)
+        // Only a response with a readable Last-Modified has the series.
+        XCTAssertNil(MetricSample.value(of: "probe_http_last_modified_timestamp_seconds", in: samples))
+        http.lastModified = 784_111_777
+        let modified = ProbeMeasurement(detail: .http(http)).samples
+        XCTAssertEqual(MetricSample.value(of: "probe_http_last_modified_timestamp_seconds", in: modified), 784_111_777)
+    }
+
+    func testAProxyThatResolvesLeavesNoResolution() throws {
+        var http = ProbeMeasurement.HTTP()
+        http.resolvedTarget = false
+        var measurement = ProbeMeasurement(detail: .http(http))
+        // The proxy's own address and lookup: not the target's, so not reported.
+        measurement.address = try IPAddress.parse("198.18.0.1")
+        measurement.lookup = .milliseconds(1)
+        let samples = measurement.samples
+        for name in ["probe_ip_protocol", "probe_ip_addr_hash", "probe_dns_lookup_time_seconds"] {
+            XCTAssertFalse(names(samples).contains(name), name)
+        }
+        XCTAssertNil(MetricSample.value(of: "probe_http_duration_seconds", in: samples, labels: [.init("phase", "resolve")]))
+        XCTAssertEqual(MetricSample.value(of: "probe_http_duration_seconds", in: samples, labels: [.init("phase", "connect")]), 0)
+        XCTAssertEqual(MetricSample.value(of: "probe_http_status_code", in: samples), 0)
     }
 
     func testRouteCarriesTheKernelsVerdict() throws {

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import TestSupport
 import XCTest
@@ -14,15 +17,33 @@ extension ExporterTests {
         return certificates
     }
 
+    /// grpcio's health service (Helpers/grpc-health-server.py) on `port` in `namespace`,
+    /// plaintext, or over TLS with the PEM chain and key `tls` names.
+    func startGRPCHealthServer(port: Int, tls: [String] = [], in namespace: Namespace) throws {
+        if access("\(Self.grpcTree)/grpc_health/v1/health.py", R_OK) != 0 {
+            try ContinuousIntegration.cannotRun("the grpc tests need grpcio at \(Self.grpcTree) (scripts/install-deps.sh test)")
+        }
+        let command = ["env", "PYTHONPATH=\(Self.grpcTree)", "/usr/bin/python3", try HelperScript.path("grpc-health-server.py")]
+        let server = try lab.launch(command + ["::", String(port)] + tls, in: namespace, label: "grpc-\(port)")
+        try server.waitUntilReady(marker: "listening", timeout: 20)
+    }
+
     /// blackbox_exporter 0.23 on 127.0.0.1:19115 and reach-exporter on 127.0.0.1:10115, in
     /// `namespace`, both reading `modules` as the file `name`; reach allows `allowed`.
     func startBesideBlackbox(_ name: String, modules: String, allowing allowed: [String], in namespace: Namespace) throws {
-        let configPath = try lab.script(name, modules)
+        try startBesideBlackbox(configFile: try lab.script(name, modules), allowing: allowed, in: namespace)
+    }
+
+    /// The same, both given the file `configFile` by blackbox_exporter's `--config.file`, and
+    /// both run with `environment` ("NAME=VALUE") added to theirs.
+    func startBesideBlackbox(configFile: String, allowing allowed: [String], environment: [String] = [], in namespace: Namespace) throws {
         let blackbox = try lab.launch(
-            ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"], in: namespace,
-            label: "blackbox")
+            (environment.isEmpty ? [] : ["env"] + environment)
+                + ["prometheus-blackbox-exporter", "--config.file=\(configFile)", "--web.listen-address=127.0.0.1:19115"],
+            in: namespace, label: "blackbox")
         try waitForPort(19115, in: namespace, server: blackbox)
-        _ = try startExporter(["--config", configPath] + allowed.flatMap { ["--allow", $0] }, in: namespace)
+        _ = try startExporter(
+            ["--config.file=\(configFile)"] + allowed.flatMap { ["--allow", $0] }, in: namespace, environment: environment)
     }
 
     /// One probe asked of both exporters started by `startBesideBlackbox`, with a 3 s scrape

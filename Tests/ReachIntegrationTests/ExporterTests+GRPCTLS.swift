@@ -41,15 +41,10 @@ extension ExporterTests {
     func testGRPCOverTLSAnswersAsBlackboxExporterDoes() throws {
         let net = try network()
         try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
-        if access("\(Self.grpcTree)/grpc_health/v1/health.py", R_OK) != 0 {
-            try ContinuousIntegration.cannotRun("the grpc tests need grpcio at \(Self.grpcTree) (scripts/install-deps.sh test)")
-        }
         let certificates = try makeTestCertificates(in: net.far)
         for (port, certificate) in [(50061, "valid"), (50062, "expired"), (50063, "wrongname"), (50064, "")] {
             let files = certificate.isEmpty ? [] : ["\(certificates)/\(certificate).pem", "\(certificates)/\(certificate)-key.pem"]
-            let command = ["env", "PYTHONPATH=\(Self.grpcTree)", "/usr/bin/python3", try HelperScript.path("grpc-health-server.py")]
-            let server = try lab.launch(command + ["::", String(port)] + files, in: net.far, label: "grpc-\(port)")
-            try server.waitUntilReady(marker: "listening", timeout: 20)
+            try startGRPCHealthServer(port: port, tls: files, in: net.far)
         }
         try startBesideBlackbox(
             "grpc-tls.yml", modules: Self.grpcTLSModules(ca: "\(certificates)/ca.pem"),

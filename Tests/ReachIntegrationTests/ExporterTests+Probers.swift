@@ -155,19 +155,13 @@ extension ExporterTests {
     private func startProberLab() throws -> Network {
         let net = try network()
         try Privilege.requireRootAndTools(["prometheus-blackbox-exporter"])
-        if access("\(Self.grpcTree)/grpc_health/v1/health.py", R_OK) != 0 {
-            try ContinuousIntegration.cannotRun("the grpc tests need grpcio at \(Self.grpcTree) (scripts/install-deps.sh test)")
-        }
         try net.client.ip("link", "set", "v0", "mtu", "1280")
         try net.far.ip("link", "set", "f0", "mtu", "1280")
         for (port, mode) in [(2525, "smtp"), (2526, "banner"), (2527, "long")] {
             let server = try lab.launchHelper("line-server.py", ["::", String(port), mode], in: net.far, label: "line-\(mode)")
             try server.waitUntilReady(marker: "listening")
         }
-        let grpc = try lab.launch(
-            ["env", "PYTHONPATH=\(Self.grpcTree)", "/usr/bin/python3", try HelperScript.path("grpc-health-server.py"), "::", "50051"],
-            in: net.far, label: "grpc-health")
-        try grpc.waitUntilReady(marker: "listening", timeout: 20)
+        try startGRPCHealthServer(port: 50051, in: net.far)
         let configPath = try lab.script("probers.yml", Self.proberModules)
         let blackbox = try lab.launch(
             ["prometheus-blackbox-exporter", "--config.file=\(configPath)", "--web.listen-address=127.0.0.1:19115"],

@@ -73,12 +73,17 @@ final class ExporterTests: NamespaceTestCase {
         throw HarnessError("nothing listens on port \(port) in \(namespace) after 10 s")
     }
 
-    func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115) throws -> BackgroundProcess {
+    /// reach-exporter on 127.0.0.1:`port` in `namespace`, with `environment` ("NAME=VALUE")
+    /// added to its own.
+    func startExporter(_ arguments: [String], in namespace: Namespace, port: Int = 10115, environment: [String] = []) throws
+        -> BackgroundProcess
+    {
         guard access(Self.exporterPath, X_OK) == 0 else {
             throw HarnessError("no reach-exporter at \(Self.exporterPath): swift build first")
         }
         let process = try lab.launch(
-            [Self.exporterPath, "--listen", "127.0.0.1:\(port)"] + arguments, in: namespace, label: "reach-exporter")
+            (environment.isEmpty ? [] : ["env"] + environment) + [Self.exporterPath, "--listen", "127.0.0.1:\(port)"] + arguments,
+            in: namespace, label: "reach-exporter")
         try process.waitUntilReady(marker: "listening on", timeout: 10)
         return process
     }

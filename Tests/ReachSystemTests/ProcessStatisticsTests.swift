@@ -8,7 +8,11 @@ final class ProcessStatisticsTests: XCTestCase {
         let statistics = ProcessStatistics.current()
         let open = try XCTUnwrap(statistics.openDescriptors, "/proc/self/fd is readable here")
         XCTAssertGreaterThanOrEqual(open, 3, "stdin, stdout, stderr at least")
-        XCTAssertNil(System.countDirectoryEntries("/nonexistent-\(getpid())"))
-        XCTAssertNil(System.countDirectoryEntries("/proc/self/status"), "a file, not a directory")
+        XCTAssertEqual(FileContents.directoryEntries("/nonexistent-\(getpid())"), .failure(Errno(rawValue: ENOENT)))
+        XCTAssertEqual(FileContents.directoryEntries("/proc/self/status"), .failure(Errno(rawValue: ENOTDIR)), "a file, not a directory")
+        // Every name but "." and "..", and nothing else.
+        let names = try FileContents.directoryEntries("/proc/self").get()
+        XCTAssertTrue(names.contains("status") && names.contains("fd"), "\(names)")
+        XCTAssertFalse(names.contains(".") || names.contains(".."))
     }
 }

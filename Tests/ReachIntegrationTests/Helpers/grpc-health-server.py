@@ -5,7 +5,8 @@
 
 Plaintext, or over TLS with the PEM certificate chain and key given.
 
-Its statuses: the server as a whole ("") and "up" are SERVING, "down" is NOT_SERVING; any
+Its statuses: the server as a whole (""), "up" and "service1" (the service Debian's
+blackbox.yml names) are SERVING, "down" is NOT_SERVING; any
 other service is unknown to it (Check answers NOT_FOUND). Prints "listening" once it serves.
 Run by Debian's python3 with PYTHONPATH naming the grpcio tree that
 scripts/install-deps.sh test installs; it serves until killed.
@@ -23,6 +24,7 @@ def main():
     servicer = health.HealthServicer()
     servicer.set("", health_pb2.HealthCheckResponse.SERVING)
     servicer.set("up", health_pb2.HealthCheckResponse.SERVING)
+    servicer.set("service1", health_pb2.HealthCheckResponse.SERVING)
     servicer.set("down", health_pb2.HealthCheckResponse.NOT_SERVING)
     health_pb2_grpc.add_HealthServicer_to_server(servicer, server)
     host = f"[{address}]" if ":" in address else address

@@ -17,6 +17,18 @@
   line-server.py ADDRESS PORT tlsbanner CERT KEY
                                        TLS from the first byte, then "+OK lab.test ready"
                                        (a POP3S-style banner); closes after the next line
+  line-server.py ADDRESS PORT ssh      sends "SSH-2.0-lab.test" (RFC 4253, 4.2); closes after
+                                       the next line
+  line-server.py ADDRESS PORT irc      IRC registration (RFC 2812, 3.1 and 3.7.2): after
+                                       "NICK" and "USER" sends "PING :lab-17"; to "PONG lab-17"
+                                       answers ":lab.test 001 NICK :Welcome", to another PONG
+                                       ":lab.test 451 NICK :wrong pong"
+  line-server.py ADDRESS PORT imapstarttls CERT KEY
+                                       IMAP with STARTTLS (RFC 3501, 6.2.1): greets
+                                       "* OK [CAPABILITY IMAP4rev1 STARTTLS] lab.test ready";
+                                       to "TAG STARTTLS" answers "TAG OK begin TLS" and takes a
+                                       TLS handshake; to "TAG CAPABILITY" (any case) answers
+                                       "* CAPABILITY IMAP4rev1 AUTH=PLAIN", "TAG OK done"
 
 Each connection is served on a thread of its own and for 30 s at most. Prints "listening"
 once it accepts.
@@ -92,6 +104,44 @@ def starttls_after(connection):
     return connection
 
 
+def irc(connection):
+    nick = "*"
+    for line in lines(connection):
+        words = line.split(" ")
+        if words[0] == "NICK" and len(words) > 1:
+            nick = words[1]
+        elif words[0] == "USER":
+            connection.sendall(b"PING :lab-17\r\n")
+        elif words[0] == "PONG":
+            answer = "001 {} :Welcome".format(nick) if words[1:] == ["lab-17"] else "451 {} :wrong pong".format(nick)
+            connection.sendall(f":lab.test {answer}\r\n".encode())
+
+
+def imap_starttls(connection, context):
+    connection.sendall(b"* OK [CAPABILITY IMAP4rev1 STARTTLS] lab.test ready\r\n")
+    secure = False
+    for line in lines(connection):
+        words = line.split(" ")
+        command = words[1].upper() if len(words) > 1 else ""
+        if command == "STARTTLS" and not secure:
+            connection.sendall(f"{words[0]} OK begin TLS\r\n".encode())
+            connection = context.wrap_socket(connection, server_side=True)
+            secure = True
+            return imap_starttls_after(connection)
+        connection.sendall(f"{words[0]} BAD what\r\n".encode())
+    return connection
+
+
+def imap_starttls_after(connection):
+    for line in lines(connection):
+        words = line.split(" ")
+        if len(words) > 1 and words[1].upper() == "CAPABILITY":
+            connection.sendall(f"* CAPABILITY IMAP4rev1 AUTH=PLAIN\r\n{words[0]} OK done\r\n".encode())
+        else:
+            connection.sendall(f"{words[0]} BAD what\r\n".encode())
+    return connection
+
+
 def serve(connection, mode, context):
     connection.settimeout(30)
     try:
@@ -101,6 +151,13 @@ def serve(connection, mode, context):
             connection = context.wrap_socket(connection, server_side=True)
             connection.sendall(b"+OK lab.test ready\r\n")
             next(lines(connection), None)
+        elif mode == "imapstarttls":
+            connection = imap_starttls(connection, context)
+        elif mode == "ssh":
+            connection.sendall(b"SSH-2.0-lab.test\r\n")
+            next(lines(connection), None)
+        elif mode == "irc":
+            irc(connection)
         elif mode == "smtp":
             smtp(connection)
         elif mode == "banner":
@@ -117,7 +174,7 @@ def serve(connection, mode, context):
 def main():
     address, port, mode = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     context = None
-    if mode in ("starttls", "tlsbanner"):
+    if mode in ("starttls", "tlsbanner", "imapstarttls"):
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         context.load_cert_chain(sys.argv[4], sys.argv[5])
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
