@@ -17,7 +17,19 @@ public struct RE2: Sendable, Hashable, CustomStringConvertible {
     public struct Error: Swift.Error, Equatable, Sendable, CustomStringConvertible {
         public var message: String
         public var description: String { message }
-        init(_ message: String) { self.message = message }
+        /// Control characters of the pattern quoted in the message are written as escapes, so
+        /// that it stays one printable line.
+        init(_ message: String) {
+            var line = ""
+            for scalar in message.unicodeScalars {
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    line += "\\x{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    line.unicodeScalars.append(scalar)
+                }
+            }
+            self.message = line
+        }
     }
 
     public init(_ pattern: String) throws(Error) {

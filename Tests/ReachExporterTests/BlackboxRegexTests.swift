@@ -164,6 +164,7 @@ final class BlackboxRegexTests: XCTestCase {
             (#"\q"#, #"invalid escape sequence: \q"#),
             (#"\xZ1"#, #"invalid escape sequence: \xZ1"#),
             (#"\x{110000}"#, #"invalid escape sequence: \x{110000"#),
+            ("(?\n)", #"RE2 does not accept (?\x{a}: flags are i, m, s and U"#),
             ("a\\", "trailing backslash at end of expression"),
             ("[[:foo:]]", "invalid character class range: [:foo:]"),
             (#"\p{Foo}"#, #"invalid character class range: \p{Foo}"#),
