@@ -34,6 +34,8 @@ targets=(
     "dns|DNSFuzzTarget.swift||1024"
     "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift $exporter_modules|1024"
     "exporter-config|ExporterConfigurationFuzzTarget.swift|$exporter_modules|8192"
+    # Short: a pattern of n bytes can compile to about n thousand instructions, run over n bytes.
+    "regex|RegexFuzzTarget.swift||128"
 )
 selected=${FUZZ_TARGETS:-$(printf '%s\n' "${targets[@]}" | cut -d'|' -f1 | tr '\n' ' ')}
 
@@ -45,12 +47,12 @@ module CReachShims {
     export *
 }
 MAP
-imports=(-I "$out/shims" -I Sources/CLibcap -I Sources/CYAML -I Sources/CCrypt -I "$out/modules")
+imports=(-I "$out/shims" -I Sources/CLibcap -I Sources/CYAML -I Sources/CCrypt -I Sources/CZlib -I Sources/CBrotli -I "$out/modules")
 
-echo "fuzz: building ReachSystem, ReachCore, ReachCommandLine and ReachExporterSystem with $sanitize"
+echo "fuzz: building ReachSystem, ReachCore, ReachCommandLine, ReachExporterSystem and ReachRegex with $sanitize"
 clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
-for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem; do
+for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem ReachRegex; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
     "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -67,7 +69,7 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/shims.o" -lcap -lyaml -lcrypt -o "$out/fuzz-$name"
+        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/ReachRegex.o" "$out/shims.o" -lcap -lyaml -lcrypt -lz -lbrotlidec -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer

@@ -25,7 +25,8 @@
 #    exporter's decisions and its probes' blackbox_exporter shape: no NIO there either);
 #    ReachExporter imported only by Sources/reach-exporter, ReachExporterProbes only by the
 #    exporter's two modules; ReachExporterProbes imports neither of them nor Prometheus;
-#    none of the three imports ReachCLI.
+#    none of the three imports ReachCLI. ReachRegex (the exporter's RE2 engine) is imported
+#    only by the exporter's three modules and imports nothing itself (standard library only).
 #    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
 #    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
 #    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
@@ -166,6 +167,10 @@ scan() {
             violation("imports " module " outside the exporter (kept out of the reach binary)")
         if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
+        if (module == "ReachRegex" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
+            violation("imports ReachRegex outside the exporter (kept out of the reach binary)")
+        if (FILENAME ~ /^Sources\/ReachRegex\//)
+            violation("imports " module " from ReachRegex (it stands on the standard library alone)")
         if (module == "ReachCLI" && FILENAME ~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
     }

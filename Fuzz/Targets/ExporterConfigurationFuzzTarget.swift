@@ -2,7 +2,7 @@ import ReachCore
 import ReachSystem
 
 /// One blackbox.yml as reach-exporter reads it (libyaml's tree, every prober's settings,
-/// RE2 patterns rewritten for Swift's Regex), the whole input also read as one pattern.
+/// RE2 patterns compiled by ReachRegex), the whole input also read as one pattern.
 /// Besides "no trap" and a bounded run on alias bombs: a file is either modules or one
 /// printable line that says why.
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -184,10 +184,9 @@ extension ExporterProber {
         }
         if let limit = settings.bodySizeLimit, response.body.count > limit { return .bodyTooLarge }
         if !settings.failIfBodyMatchesRegexp.isEmpty || !settings.failIfBodyNotMatchesRegexp.isEmpty {
-            let body = String(decoding: response.body, as: UTF8.self)
             let passes =
-                !settings.failIfBodyMatchesRegexp.contains { $0.matches(body) }
-                && settings.failIfBodyNotMatchesRegexp.allSatisfy { $0.matches(body) }
+                !settings.failIfBodyMatchesRegexp.contains { $0.matches(utf8: response.body) }
+                && settings.failIfBodyNotMatchesRegexp.allSatisfy { $0.matches(utf8: response.body) }
             guard passes else {
                 http.failedDueToRegex = true
                 return .bodyRegex

@@ -41,7 +41,7 @@ extension TCPProberSettings.QueryResponse {
     /// The step as the conversation runs it: expect in the dialect RE2's pattern was written
     /// again in, its groups Go's for send's `${1}`.
     var step: TCPConversation.Step {
-        TCPConversation.Step(expect: expect.map { ExpectPattern(source: $0.pattern, regex: $0.regex) }, send: send, startTLS: startTLS)
+        TCPConversation.Step(expect: expect.map { ExpectPattern($0.regex) }, send: send, startTLS: startTLS)
     }
 }
 

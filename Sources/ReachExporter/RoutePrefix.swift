@@ -26,7 +26,7 @@ public struct RoutePrefix: Sendable, Equatable {
         // url.Parse's parts: scheme://authority, the path, then ?query#fragment.
         var rest = Substring(text)
         var head = ""
-        if let scheme = text.firstRange(of: "://") {
+        if let scheme = text.firstRange(ofText: "://") {
             let authorityEnd = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
             head = String(text[..<authorityEnd])
             rest = text[authorityEnd...]

@@ -1,12 +1,10 @@
+import ReachRegex
+
 /// A regular expression a probe matches a line against, with its source kept: modules are
 /// compared and shown by what the file said.
-///
-/// `@unchecked Sendable`: `Regex` is an immutable value that the standard library does not
-/// mark Sendable; the program it compiles on first use is published with an atomic
-/// (swift-experimental-string-processing, `Regex.Program`), so threads may share it.
-public struct ExpectPattern: Hashable, @unchecked Sendable, CustomStringConvertible {
+public struct ExpectPattern: Hashable, Sendable, CustomStringConvertible {
     public let source: String
-    private let regex: Regex<AnyRegexOutput>
+    private let regex: RE2
 
     /// The groups of one match: the number-th (0: the whole match) or the named, nil when
     /// the group took no part in the match.
@@ -15,10 +13,9 @@ public struct ExpectPattern: Hashable, @unchecked Sendable, CustomStringConverti
         var names: [String: Int]
     }
 
-    /// `regex`, compiled by the caller from `source` (blackbox.yml's RE2 pattern, rewritten
-    /// in Swift's dialect by the exporter's configuration reader).
-    public init(source: String, regex: Regex<AnyRegexOutput>) {
-        self.source = source
+    /// `regex`, compiled by the exporter's configuration reader from blackbox.yml's pattern.
+    public init(_ regex: RE2) {
+        source = regex.pattern
         self.regex = regex
     }
 
@@ -29,14 +26,17 @@ public struct ExpectPattern: Hashable, @unchecked Sendable, CustomStringConverti
 
     /// The leftmost match anywhere in `line` (Go's FindSubmatchIndex), or nil.
     public func firstMatch(in line: String) -> Match? {
-        guard let match = try? regex.firstMatch(in: line) else { return nil }
-        var names: [String: Int] = [:]
-        var groups: [Substring?] = []
-        for (index, group) in match.output.enumerated() {
-            groups.append(group.substring)
-            if let name = group.name { names[name] = index }
+        guard let ranges = regex.firstMatch(in: line) else { return nil }
+        // Offsets into the UTF-8 fall on scalar boundaries, which the scalar view keeps (a
+        // String's own subscript would round them to characters).
+        let utf8 = line.utf8
+        let groups = ranges.map { range in
+            range.map { range in
+                let start = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+                return Substring(line.unicodeScalars[start..<utf8.index(start, offsetBy: range.count)])
+            }
         }
-        return Match(groups: groups, names: names)
+        return Match(groups: groups, names: regex.captureNames)
     }
 
     /// Go's `regexp.Expand` (`regexp/regexp.go`): `$1` and `${1}` are the first group, `$name`

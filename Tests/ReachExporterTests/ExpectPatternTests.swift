@@ -8,8 +8,7 @@ import XCTest
 final class ExpectPatternTests: XCTestCase {
     /// As the tcp prober builds it: the file's RE2 pattern through BlackboxRegex.
     private func pattern(_ source: String) throws -> ExpectPattern {
-        let regex = try BlackboxRegex(source)
-        return ExpectPattern(source: regex.pattern, regex: regex.regex)
+        ExpectPattern(try BlackboxRegex(source).regex)
     }
 
     func testExpandAsGo() throws {

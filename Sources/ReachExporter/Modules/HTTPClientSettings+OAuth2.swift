@@ -34,7 +34,7 @@ extension HTTPClientSettings.OAuth2 {
     /// value, as the tokens of RFC 6750's b64token syntax are; nil if there is none.
     static func accessToken(in body: [UInt8]) -> String? {
         let text = String(decoding: body, as: UTF8.self)
-        guard let key = text.firstRange(of: "\"access_token\"") else { return nil }
+        guard let key = text.firstRange(ofText: "\"access_token\"") else { return nil }
         var rest = text[key.upperBound...].drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
         guard rest.first == ":" else { return nil }
         rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }

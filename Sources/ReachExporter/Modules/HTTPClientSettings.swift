@@ -119,7 +119,8 @@ public struct HTTPClientSettings: Hashable, Sendable {
     /// and a host, what a proxy or token URL needs to be used at all.
     private static func url(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
         let text = try node.text(key)
-        guard text.isEmpty || text.contains("://") && !text.hasSuffix("://") && !text.contains(where: \.isWhitespace) else {
+        let isURL = text.firstRange(ofText: "://") != nil && !text.hasSuffix("://") && !text.contains(where: \.isWhitespace)
+        guard text.isEmpty || isURL else {
             throw ConfigurationError(node.mark?.line, "\(key): '\(text)' is not a URL (http://host:port)")
         }
         return text
