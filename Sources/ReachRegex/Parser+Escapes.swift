@@ -48,8 +48,8 @@ extension Parser {
         var negated = current == "P"
         index += 1
         var name: String
-        if current == "{" {
-            guard let end = scalars[index...].firstIndex(of: "}") else {
+        if current == Syntax.openBrace {
+            guard let end = scalars[index...].firstIndex(of: Syntax.closeBrace) else {
                 throw RE2.Error("invalid character class range: \(text(start..<scalars.count))")
             }
             name = text((index + 1)..<end)
@@ -103,18 +103,18 @@ extension Parser {
     /// After `\x`: two hexadecimal digits, or one or more in braces up to U+10FFFF.
     private mutating func hexadecimal() -> UInt32? {
         let digit = { (scalar: Unicode.Scalar?) -> UInt32? in scalar.flatMap { $0.isASCII ? UInt32(String($0), radix: 16) : nil } }
-        if current == "{" {
+        if current == Syntax.openBrace {
             index += 1
             var value: UInt32 = 0
             var count = 0
-            while let next = current, next != "}" {
+            while let next = current, next != Syntax.closeBrace {
                 guard let nibble = digit(next) else { return nil }
                 value = value * 16 + nibble
                 count += 1
                 index += 1
                 if value > RuneSet.maximumRune { return nil }
             }
-            guard current == "}", count > 0 else { return nil }
+            guard current == Syntax.closeBrace, count > 0 else { return nil }
             index += 1
             return value
         }
@@ -136,10 +136,10 @@ extension Parser {
         }
         var members = RuneSet()
         var first = true
-        while current != "]" || first {
+        while current != Syntax.closeBracket || first {
             first = false
             guard current != nil else { throw RE2.Error("missing closing ]: \(text(start..<scalars.count))") }
-            if current == "[", peek(1) == ":", let posix = try posixClass() {
+            if current == Syntax.openBracket, peek(1) == ":", let posix = try posixClass() {
                 members = members.union(posix)
                 continue
             }
@@ -154,7 +154,7 @@ extension Parser {
             let rangeStart = current == "\\" ? index - 1 : index
             let low = try classRune()
             var high = low
-            if current == "-", let after = peek(1), after != "]" {
+            if current == "-", let after = peek(1), after != Syntax.closeBracket {
                 index += 1
                 high = try classRune()
                 guard low <= high else { throw RE2.Error("invalid character class range: \(text(rangeStart..<index))") }
@@ -177,7 +177,7 @@ extension Parser {
     /// (the `[` is then a member, as in Go).
     private mutating func posixClass() throws(RE2.Error) -> RuneSet? {
         var end = index + 2
-        while end + 1 < scalars.count, !(scalars[end] == ":" && scalars[end + 1] == "]") { end += 1 }
+        while end + 1 < scalars.count, !(scalars[end] == ":" && scalars[end + 1] == Syntax.closeBracket) { end += 1 }
         guard end + 1 < scalars.count else { return nil }
         var name = text((index + 2)..<end)
         let spelled = text(index..<(end + 2))

@@ -31,9 +31,9 @@ extension Parser {
         var max = min
         if current == "," {
             index += 1
-            max = current == "}" ? -1 : number() ?? -2
+            max = current == Syntax.closeBrace ? -1 : number() ?? -2
         }
-        guard max != -2, current == "}" else {
+        guard max != -2, current == Syntax.closeBrace else {
             index = save
             pushLiteral(0x7B)
             return false
@@ -79,7 +79,7 @@ extension Parser {
                 negated = true
                 sawFlag = false
                 continue
-            case ":", ")":
+            case ":", Syntax.closeParen:
                 guard !negated || sawFlag else { throw RE2.Error("invalid or unsupported Perl syntax: \(text(start..<index))") }
                 if scalar == ":" { try openFrame(capture: nil) }
                 flags = changed

@@ -12,6 +12,18 @@ struct Parser {
         var capture: Int?
     }
 
+    /// RE2's bracketing characters, named by code point: written as character literals in
+    /// the code that reads them, they would unbalance the bracket matching of editors and of
+    /// line-counting tools, which take the code for one long function.
+    enum Syntax {
+        static let openParen = Unicode.Scalar(UInt8(0x28))
+        static let closeParen = Unicode.Scalar(UInt8(0x29))
+        static let openBracket = Unicode.Scalar(UInt8(0x5B))
+        static let closeBracket = Unicode.Scalar(UInt8(0x5D))
+        static let openBrace = Unicode.Scalar(UInt8(0x7B))
+        static let closeBrace = Unicode.Scalar(UInt8(0x7D))
+    }
+
     /// Go's maxHeight (regexp/syntax parse.go): groups nest at most 1000 deep.
     private static let maximumDepth = 1000
     /// Go's limit on a counted repetition (parse.go: "invalid repeat count").
@@ -45,8 +57,8 @@ struct Parser {
             index += 1
             var repeated = false
             switch scalar {
-            case "(": try openGroup()
-            case ")": try closeGroup()
+            case Syntax.openParen: try openGroup()
+            case Syntax.closeParen: try closeGroup()
             case "|":
                 let frame = frames.count - 1
                 frames[frame].alternatives.append(Self.concatenation(frames[frame].items))
@@ -54,11 +66,11 @@ struct Parser {
             case "*", "+", "?":
                 try repeatLast(min: scalar == "+" ? 1 : 0, max: scalar == "?" ? 1 : -1, counted: false, text: text(start..<index))
                 repeated = true
-            case "{": repeated = try brace(start)
+            case Syntax.openBrace: repeated = try brace(start)
             case "^": push(.assertion(flags.multiLine ? .beginLine : .beginText))
             case "$": push(.assertion(flags.multiLine ? .endLine : .endText))
             case ".": push(.set(flags.dotAll ? .all : RuneSet(rune: 0x0A).negated))
-            case "[": push(.set(try characterClass(start)))
+            case Syntax.openBracket: push(.set(try characterClass(start)))
             case "\\": try escape()
             default: pushLiteral(scalar.value)
             }
