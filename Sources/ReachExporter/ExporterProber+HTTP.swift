@@ -149,7 +149,7 @@ extension ExporterProber {
         var phases = HTTPProbe.Phases()
         // Its own proxy_url, resolved as the prober's is; the token URL is then sent by address.
         var proxy: HTTPExchange.Proxy?
-        if let proxyURL = settings.proxyURL.isEmpty ? nil : try? ProxyURL.parse(settings.proxyURL) {
+        if let proxyURL = settings.proxy {
             guard let proxyAddress = try resolve(proxyURL.host, module: module, deadline: deadline) else { return nil }
             proxy = Self.proxy(proxyURL, at: proxyAddress, to: "\(address)", url, tls: tls)
         }
@@ -304,8 +304,6 @@ extension ProbeMeasurement.HTTP {
 }
 
 extension HTTPProberSettings {
-    /// proxy_url, checked when the module was read; nil without one.
-    var proxy: ProxyURL? {
-        client.proxyURL.isEmpty ? nil : try? ProxyURL.parse(client.proxyURL)
-    }
+    /// proxy_url, read when the module was; nil without one.
+    var proxy: ProxyURL? { client.proxy }
 }

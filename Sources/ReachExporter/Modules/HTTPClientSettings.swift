@@ -1,3 +1,4 @@
+import ReachCore
 import ReachExporterProbes
 import ReachExporterSystem
 import ReachSystem
@@ -28,6 +29,8 @@ public struct HTTPClientSettings: Hashable, Sendable {
         public var tokenURL = ""
         public var endpointParams: [HeaderField] = []
         public var proxyURL = ""
+        /// proxy_url as read at load; nil without one.
+        public var proxy: ProxyURL?
         public var tls = TLSSettings()
     }
 
@@ -36,6 +39,8 @@ public struct HTTPClientSettings: Hashable, Sendable {
     public var authorization: Authorization?
     public var oauth2: OAuth2?
     public var proxyURL = ""
+    /// proxy_url as read at load, so that no probe reads it again; nil without one.
+    public var proxy: ProxyURL?
     public var tls = TLSSettings()
     public var followRedirects = true
     public var enableHTTP2 = true
@@ -55,7 +60,7 @@ public struct HTTPClientSettings: Hashable, Sendable {
         case "oauth2": oauth2 = try Self.oauth2(value, at: name, reader)
         case "bearer_token": bearer.token = try value.text(name)
         case "bearer_token_file": bearer.file = try value.text(name)
-        case "proxy_url": proxyURL = try Self.proxy(value, name)
+        case "proxy_url": (proxyURL, proxy) = try Self.proxy(value, name)
         case "tls_config": tls = try TLSSettings.parse(value, at: name, reader)
         case "follow_redirects": followRedirects = try value.flag(name)
         case "enable_http2": enableHTTP2 = try value.flag(name)
@@ -106,7 +111,7 @@ public struct HTTPClientSettings: Hashable, Sendable {
             case "scopes": oauth.scopes = try value.texts(name)
             case "token_url": oauth.tokenURL = try url(value, name)
             case "endpoint_params": oauth.endpointParams = try value.pairs(name)
-            case "proxy_url": oauth.proxyURL = try proxy(value, name)
+            case "proxy_url": (oauth.proxyURL, oauth.proxy) = try proxy(value, name)
             case "tls_config": oauth.tls = try TLSSettings.parse(value, at: name, reader)
             default: return false
             }
@@ -127,14 +132,13 @@ public struct HTTPClientSettings: Hashable, Sendable {
     }
 
     /// A proxy_url: a URL in a scheme reach-exporter speaks to a proxy in, with a host.
-    private static func proxy(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
+    private static func proxy(_ node: Node, _ key: String) throws(ConfigurationError) -> (String, ProxyURL?) {
         let text = try url(node, key)
         do {
-            if !text.isEmpty { _ = try ProxyURL.parse(text) }
+            return (text, text.isEmpty ? nil : try ProxyURL.parse(text))
         } catch {
             throw ConfigurationError(node.mark?.line, "\(key): '\(text)': \(error.description)")
         }
-        return text
     }
 
     /// common's HTTPClientConfig.Validate: at most one way to authenticate, each whole.
