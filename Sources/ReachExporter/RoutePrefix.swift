@@ -1,4 +1,5 @@
 import ReachCommandLine
+import ReachCore
 import ReachSystem
 
 /// blackbox_exporter 0.23's `--web.external-url` and `--web.route-prefix` (its main.go):

@@ -72,11 +72,7 @@ public struct HTTPResponse: Equatable, Sendable {
         let rest = Array(bytes[(headerEnd + 4)...])
         // 1xx, 204 and 304 carry no body.
         if code < 200 || code == 204 || code == 304 { return .complete(response) }
-        // "chunked" anywhere in the codings, found byte by byte: String's contains(_:) for a
-        // string is _StringProcessing's, which would bring Swift's regex engine along.
-        let codings = Array(response.header("Transfer-Encoding")?.lowercased().utf8 ?? "".utf8)
-        let chunked = Array("chunked".utf8)
-        if codings.indices.contains(where: { codings[$0...].starts(with: chunked) }) {
+        if response.header("Transfer-Encoding")?.lowercased().firstRange(ofText: "chunked") != nil {
             switch dechunk(rest) {
             case .some((let body, let finished)):
                 response.body = Array(body.prefix(bodyLimit))

@@ -1,3 +1,5 @@
+import ReachCore
+
 /// The client-credentials grant of common's OAuth2 (`config/http_config.go`, RFC 6749, 4.4):
 /// a token asked of `token_url` before each probe and sent as a bearer token.
 extension HTTPClientSettings.OAuth2 {
