@@ -129,6 +129,9 @@ public struct HTTPProbe: Sendable {
             switch HTTPResponse.parse(received, connectionClosed: closed) {
             case .incomplete:
                 if closed { return .noResponse("connection closed inside the response") }
+                // A server that never stops sending keeps the socket readable, so the receive
+                // above never waits and never times out: the deadline is checked here too.
+                if deadline.remaining(from: .now()) == .zero { return .timedOut("timed out reading the response") }
             case .malformed(let why):
                 return received.isEmpty ? .noResponse("connection closed with no response") : .malformed(why)
             case .complete(let response):
