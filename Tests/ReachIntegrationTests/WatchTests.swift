@@ -232,7 +232,7 @@ final class WatchTests: WatchTestCase {
     func testIdleWatchDoesNotWakeUp() throws {
         let watch = try watch([])
         watch.waitForLines(2)
-        usleep(300_000)
+        try watch.waitUntilSettled()
         let before = try watch.voluntaryContextSwitches()
         sleep(3)
         let after = try watch.voluntaryContextSwitches()
@@ -346,7 +346,7 @@ final class WatchSeveralTargetsTests: WatchTestCase {
         XCTAssertEqual(try sockets(of: watch.pid), try sockets(of: one.pid))
         one.signal(SIGTERM)
         _ = one.waitForExit(timeout: 2)
-        usleep(300_000)
+        try watch.waitUntilSettled()
         let before = try watch.voluntaryContextSwitches()
         sleep(2)
         XCTAssertEqual(try watch.voluntaryContextSwitches() - before, 0, "no wake-ups while idle")

@@ -120,6 +120,19 @@ final class WatchProcess {
         return lines
     }
 
+    /// Waits until a line after the first `skipping` satisfies `condition`: that line (nil when
+    /// none came within `timeout`) and every line that had arrived. A test waits for the state
+    /// it asserts, not for a count of lines: a service may show a state in two steps.
+    func waitForLine(after skipping: Int = 0, timeout: TimeInterval, where condition: (Line) -> Bool) -> (line: Line?, lines: [Line]) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let lines = self.lines
+            if let line = lines.dropFirst(skipping).first(where: condition) { return (line, lines) }
+            if Date() >= deadline { return (nil, lines) }
+            usleep(2_000)
+        }
+    }
+
     /// Waits for the process to end; its status, or nil if it is still running.
     func waitForExit(timeout: TimeInterval) -> Int32? {
         let deadline = Date().addingTimeInterval(timeout)
@@ -131,6 +144,25 @@ final class WatchProcess {
 
     /// reach's own pid (`ip netns exec` execs it).
     var pid: Int32 { process.processIdentifier }
+
+    /// Waits until the process has made no voluntary context switch for `quiet` seconds (its
+    /// start-up work done, on however loaded a machine), `timeout` at most; then an idle check
+    /// measures idleness, not the tail of the start. A process that never settles is left to
+    /// that check to report.
+    func waitUntilSettled(quiet: TimeInterval = 0.5, timeout: TimeInterval = 5) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try voluntaryContextSwitches()
+        var since = Date()
+        while Date() < deadline {
+            usleep(50_000)
+            let now = try voluntaryContextSwitches()
+            if now != last {
+                (last, since) = (now, Date())
+            } else if Date().timeIntervalSince(since) >= quiet {
+                return
+            }
+        }
+    }
 
     /// The sum of voluntary context switches over all of the process's threads.
     func voluntaryContextSwitches() throws -> Int {
