@@ -149,7 +149,9 @@ let package = Package(
         // The start-up floor for `make bench`: the same command line read, then nothing run.
         .executableTarget(name: "reach-parser-floor", dependencies: ["ReachCLI"], path: "Benchmarks/ParserFloor"),
         // What the test targets share: whether CI is on, and skipping or failing by it.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // setns(2) for the tests' PrivateNetworkNamespace: declarations Swift's Glibc lacks.
+        .target(name: "CTestSupport", path: "Tests/CTestSupport"),
+        .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem", "TestSupport"]),
         .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "TestSupport"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCommandLine", "ReachCore", "ReachSystem"]),
@@ -171,7 +173,8 @@ let package = Package(
 
 // CI builds reach's Swift targets with every warning an error; a developer's build only warns.
 if Context.environment["CI"] == "true" {
-    for target in package.targets where [.regular, .executable, .test].contains(target.type) && target.name != "CReachShims" {
+    let cTargets = ["CReachShims", "CTestSupport"]
+    for target in package.targets where [.regular, .executable, .test].contains(target.type) && !cTargets.contains(target.name) {
         target.swiftSettings = (target.swiftSettings ?? []) + [.treatAllWarnings(as: .error)]
     }
 }

@@ -9,6 +9,29 @@ import TestSupport
 /// The public API (SimplePing's model) for real, on loopback only. Needs an ICMP socket:
 /// root, CAP_NET_RAW or an open ping_group_range; skips without one, except in CI.
 final class PingerTests: XCTestCase {
+    /// As root, a namespace of the test's own: the socket is raw there (ping_group_range is
+    /// "1 0" unless opened), and a raw socket on the host's loopback reads every other
+    /// process's echo replies too. Without root the socket is a datagram one, and the kernel
+    /// gives it only the replies to its own identifier (net/ipv4/ping.c, ping_lookup).
+    private var isolation: PrivateNetworkNamespace?
+
+    override func setUp() {
+        super.setUp()
+        isolation = PrivateNetworkNamespace.make()
+    }
+
+    override func tearDown() {
+        isolation = nil
+        super.tearDown()
+    }
+
+    /// A pinger of a loopback literal whose socket sees only this test's packets.
+    private func loopbackPinger(_ literal: String, _ configuration: PingConfiguration) -> Pinger {
+        guard let isolation else { return Pinger(hostName: literal, configuration: configuration) }
+        let open = Pinger.icmpSocket()
+        return Pinger(hostName: literal, configuration: configuration, openTransport: { family in try isolation.run { try open(family) } })
+    }
+
     private func requireICMPSocket() throws {
         do {
             _ = try ICMPSocket(family: .ipv4)
@@ -26,7 +49,7 @@ final class PingerTests: XCTestCase {
     func testEventsArriveInOrderThroughTheAsyncSequence() async throws {
         try requireICMPSocket()
         for literal in ["127.0.0.1", "::1"] {
-            let pinger = Pinger(hostName: literal, configuration: PingConfiguration(count: 3, interval: .nanoseconds(50_000_000)))
+            let pinger = loopbackPinger(literal, PingConfiguration(count: 3, interval: .nanoseconds(50_000_000)))
             let events = await collect(pinger)
             guard case .started(let start) = events.first else { return XCTFail("\(events)") }
             XCTAssertEqual(start.address, try IPAddress.parse(literal))
@@ -44,7 +67,7 @@ final class PingerTests: XCTestCase {
 
     func testStopEndsTheStreamWithStatistics() async throws {
         try requireICMPSocket()
-        let pinger = Pinger(hostName: "127.0.0.1", configuration: PingConfiguration(interval: .nanoseconds(20_000_000)))
+        let pinger = loopbackPinger("127.0.0.1", PingConfiguration(interval: .nanoseconds(20_000_000)))
         var replies = 0
         var finished: PingStatistics?
         for await event in pinger.events() {
