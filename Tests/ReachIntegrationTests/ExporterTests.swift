@@ -446,7 +446,7 @@ final class ExporterTests: NamespaceTestCase {
         let exporter = try startExporter(
             ["--allow", "198.18.0.0/15", "--header-timeout", "2s", "--concurrency", "2", "--queue", "2"], in: net.client)
         let result = try net.client.exec(
-            ["python3", try HelperScript.path("exporter-client.py"), "hostile", "127.0.0.1", "10115"], timeout: 120)
+            ["python3", try HelperScript.path("exporter-client.py"), "hostile", "127.0.0.1", "10115"], timeout: 240)
         guard result.status == 0, let outcome = try JSONSerialization.jsonObject(with: Data(result.standardOutput)) as? [String: Any] else {
             return XCTFail("exporter-client hostile: \(result)")
         }
