@@ -54,7 +54,7 @@ EXPORTER_FLAGS += -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
 # runtime's start-up dladdr walks the table, its strings included).
 EXPORTER_FLAGS += -Xlinker --version-script=$(CURDIR)/scripts/exporter-dynamic-symbols.map
 
-.PHONY: help deps build build-exporter run test bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
+.PHONY: help deps build build-exporter run test test-flakes bench lint install install-caps uninstall clean fuzz test-sanitize soak link-order
 .PHONY: deb test-deb
 
 help:
@@ -66,6 +66,8 @@ help:
 	@echo "               reach-exporter beside blackbox_exporter, prober by prober; writes docs/BENCHMARKS.md (root;"
 	@echo "               fails on a missed target, or a skipped part unless BENCH_ALLOW_SKIP=1)"
 	@echo "make test-sanitize  the tests under AddressSanitizer, then ThreadSanitizer (.build-asan, .build-tsan)"
+	@echo "make test-flakes  the flake hunt: the integration tests FLAKE_RUNS (5) times, FLAKE_LOAD=1 beside a busy"
+	@echo "               loop on every core, FLAKE_SANITIZER=address for that build; a table of every test that failed"
 	@echo "make soak      watch through 10,000 flaps, ping through 200,000 echoes: memory, fds, events (root)"
 	@echo "make fuzz      libFuzzer on every parser, FUZZ_SECONDS (60) each; fails on a crash, leak or timeout"
 	@echo "make lint      the man page (its option lists against the declarations too), swift format's rules,"
@@ -99,6 +101,12 @@ test:
 	@scripts/install-deps.sh test
 	$(SWIFT) build --build-tests
 	SWIFT_BACKTRACE=enable=no $(SWIFT) test --skip-build
+
+# The flake hunt (scripts/test-flakes.sh says its settings): the same tests run again and again,
+# under load if asked, and every test that failed in any run listed with its count.
+test-flakes:
+	@scripts/install-deps.sh test
+	scripts/test-flakes.sh
 
 # Every part in turn (scripts/bench-all.py), then docs/BENCHMARKS.md rewritten from the run.
 # Fails when a target is missed, or when a part was skipped (no root) unless BENCH_ALLOW_SKIP=1.
