@@ -56,7 +56,7 @@ struct ReportRenderer {
             return
         }
         // A loop, not map + joined(): the unspecialized joined() looks up associated-type
-        // witnesses at run time (170 K instructions at start-up).
+        // witnesses at run time, at start-up (docs/PERFORMANCE-NOTES.md has the figure).
         for path in report.paths {
             write(label: path, in: report.subject, to: &text)
             text.append(literal: ": ")

@@ -105,7 +105,8 @@ extension YAMLNode {
         try list(key) { node throws(ConfigurationError) in try node.regex(key) }
     }
 
-    /// A regular expression in RE2's syntax, refused at load when Swift's would read it otherwise.
+    /// A regular expression in RE2's syntax (Go's regexp, which blackbox_exporter uses), read by
+    /// ReachRegex; what RE2 refuses is refused at load, with its line.
     func regex(_ key: String) throws(ConfigurationError) -> BlackboxRegex {
         let pattern = try text(key)
         do {
