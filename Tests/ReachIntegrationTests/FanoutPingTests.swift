@@ -153,6 +153,37 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertTrue(summaries.allSatisfy { $0.hasSuffix("/0% | times") }, process.log)
     }
 
+    /// Each reply line leaves when it is made, to a pipe too: the reader has the first line
+    /// seconds before the run ends (its end of file), not at the end in one block.
+    func testLinesReachAPipeAsTheyCome() throws {
+        // The reader stamps the first line's arrival and the end of file (seconds, monotonic).
+        let reader = "read -r first; a=$(cut -d' ' -f1 /proc/uptime); cat >/dev/null; b=$(cut -d' ' -f1 /proc/uptime); "
+            + "echo \"$first\"; echo \"$a $b\""
+        let command = "'\(ReachBinary.path)' ping -c 4 --period 1 \(Self.answering) \(Self.answering6) | { \(reader); }"
+        let result = try net.client.exec(["sh", "-c", command], timeout: 20)
+        XCTAssertEqual(result.stdoutLines.count, 2, "\(result)")
+        XCTAssertTrue(result.stdoutLines.first?.contains(" : [0], 64 bytes") == true, "\(result.stdout)")
+        let stamps = (result.stdoutLines.last ?? "").split(separator: " ").compactMap { Double($0) }
+        XCTAssertEqual(stamps.count, 2, "\(result)")
+        if stamps.count == 2 { XCTAssertGreaterThan(stamps[1] - stamps[0], 2, "three periods passed after the first reply: \(result)") }
+    }
+
+    /// A reader that goes away ends the run, as for one target and as fping's SIGPIPE does:
+    /// `--loop A B | head -1` ends at the next line, not never.
+    func testEndsWhenTheReaderGoesAway() throws {
+        let targets = "\(Self.answering) \(Self.answering6)"
+        let ours = try net.client.exec(["sh", "-c", "'\(ReachBinary.path)' ping --loop \(targets) | head -1"], timeout: 10)
+        let theirs = try net.client.exec(["sh", "-c", "fping -l \(targets) | head -1"], timeout: 10)
+        for result in [ours, theirs] {
+            XCTAssertFalse(result.timedOut, "\(result)")
+            XCTAssertLessThan(result.duration, 1, "within a second: \(result)")
+            XCTAssertEqual(result.stdoutLines.count, 1, "\(result)")
+            XCTAssertTrue(result.stdout.contains(" : [0], 64 bytes"), "\(result.stdout)")
+        }
+        let counted = try net.client.exec(["sh", "-c", "'\(ReachBinary.path)' ping -c 10 \(targets) | head -1"], timeout: 20)
+        XCTAssertLessThan(counted.duration, 1, "-c 10 ends with its reader, not after ten periods: \(counted)")
+    }
+
     /// Bad lists: one `reach:` line, exit 64, and not one echo sent.
     func testBadInputSendsNothing() throws {
         let before = try net.client.icmpCounter("OutEchos")
