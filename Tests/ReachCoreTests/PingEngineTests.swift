@@ -352,6 +352,19 @@ final class PingEngineTests: XCTestCase {
         XCTAssertFalse(engine.succeeded)
     }
 
+    /// -c's largest documented value, Int.max: the slot table's size is capped before the
+    /// one iputils' numbering adds, so the engine starts, and the deadline ends the run.
+    func testLargestCountRunsUntilTheDeadline() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: .max, interval: .nanoseconds(1000 * ms), deadline: .nanoseconds(2500 * ms))
+        let (_, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(engine.statistics[0].transmitted, 3)
+        XCTAssertEqual(engine.statistics[0].received, 3)
+        XCTAssertFalse(engine.hasSentAll)
+    }
+
     func testEndsTwiceTheLongestRoundTripAfterTheLastProbe() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)

@@ -328,6 +328,28 @@ final class PingTests: NamespaceTestCase {
         }
     }
 
+    /// -c's largest documented value beside iputils (which takes LONG_MAX too): one target
+    /// and two run until -w ends them; one past it is refused in one line.
+    func testLargestDocumentedCount() throws {
+        let ns = try lab.namespace("count")
+        let largest = String(Int.max)
+        // One target: iputils' rule with -c and -w, fewer replies than the count by the
+        // deadline, exit 1. Two: fping's, every target answered, exit 0.
+        let arguments = ["-c", largest, "-w", "1", "-i", "0.2"]
+        let ours = try ping(arguments + ["127.0.0.1"], in: ns, timeout: 15)
+        let theirs = try iputils(arguments + ["127.0.0.1"], in: ns, timeout: 15)
+        XCTAssertEqual(ours.status, theirs.status, "\(ours)\n\(theirs)")
+        XCTAssertEqual(ours.status, 1, "\(ours)")
+        XCTAssertFalse(ours.stdoutLines.filter { $0.hasPrefix("64 bytes from 127.0.0.1") }.isEmpty, "\(ours)")
+        let both = try ping(arguments + ["127.0.0.1", "::1"], in: ns, timeout: 15)
+        XCTAssertEqual(both.status, 0, "\(both)")
+        XCTAssertEqual(both.stderrLines.filter { $0.contains(" : xmt/rcv/%loss = ") }.count, 2, "\(both)")
+        let past = try ping(["-c", "9223372036854775808", "127.0.0.1"], in: ns)
+        XCTAssertEqual(past.status, 64, "\(past)")
+        XCTAssertEqual(past.stdout, "")
+        XCTAssertEqual(past.stderrLines, ["reach: -c: '9223372036854775808' is not a count from 1 to \(largest)"])
+    }
+
     func testBadInputIsOneLineAndExit64() throws {
         let ns = try lab.namespace("bad")
         let cases: [[String]] = [
