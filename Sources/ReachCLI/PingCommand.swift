@@ -27,7 +27,8 @@ struct PingOptions: Equatable {
     var alive = false
     var unreachable = false
     var eachRTT = false
-    var targetsFrom: String?
+    /// Every --targets-from, in the order given.
+    var targetsFrom: [String] = []
     var generate: String?
     var elapsed = false
     var stats = false
@@ -38,7 +39,7 @@ struct PingOptions: Equatable {
     /// one of them even when it holds a single target: a script that gives a list expects
     /// fping's lines and its ending, not an iputils ping that runs until interrupted.
     var asksForFanout: Bool {
-        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil || elapsed || stats || loop
+        period != nil || alive || unreachable || eachRTT || !targetsFrom.isEmpty || generate != nil || elapsed || stats || loop
             || squiet != nil
     }
 

@@ -67,8 +67,8 @@ extension PingOptions {
             .flag(long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).") {
                 $0.eachRTT = true
             },
-            .value(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
-                $0.targetsFrom = $1
+            .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
+                $0.targetsFrom.append($1)
             },
             .value(
                 long: "generate", .next, valueName: "cidr|start",

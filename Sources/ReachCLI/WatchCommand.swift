@@ -103,7 +103,7 @@ struct WatchOptions: Equatable {
 
     private func plan() throws -> Plan {
         // No target: the internet; one: as today; several (or a list): one stream for all.
-        let texts = targets.isEmpty && targetList.file == nil ? nil : try TargetList.gather(targets, from: targetList.file)
+        let texts = targets.isEmpty && targetList.files.isEmpty ? nil : try TargetList.gather(targets, from: targetList.files)
         let watchTargets = try texts.map { try $0.map(parsedTarget) } ?? [parsedTarget(nil)]
         if watchTargets.count > 1 && !probes.specs.isEmpty {
             throw UsageError("--probe watches one target; several targets are watched by their routes")

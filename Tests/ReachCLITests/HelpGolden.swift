@@ -76,7 +76,7 @@ enum HelpGolden {
             --json, a result) each, in the order given. Exit status: 0 all reachable
             (--any: at least one), else 2 when a name did not resolve, else 1.
 
-            USAGE: reach host [<names> ...] [--timeout <duration>] [--targets-from <file>] [--any] [-4] [-6]
+            USAGE: reach host [<names> ...] [--timeout <duration>] [--targets-from <file> ...] [--any] [-4] [-6]
             [--no-cellular] [--no-expensive] [--json] [--flags] [--quiet]
 
             ARGUMENTS:

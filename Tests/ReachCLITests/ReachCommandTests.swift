@@ -46,7 +46,7 @@ final class ReachCommandTests: XCTestCase {
                 ["host", "--timeout", "-1", "a", "--json", "b", "--timeout=300ms", "--targets-from", "-", "--any"],
                 .host(
                     HostOptions(
-                        names: ["a", "b"], timeout: "300ms", targets: TargetListOptions(file: "-", any: true),
+                        names: ["a", "b"], timeout: "300ms", targets: TargetListOptions(files: ["-"], any: true),
                         output: OutputOptions(json: true)))
             ),
             (

@@ -48,6 +48,7 @@ final class BadInputTests: XCTestCase {
         (words("host", "localhost", "db internal"), "space"),
         (words("addr", "127.0.0.1", "--targets-from", "/nonexistent/list"), "No such file"),
         (words("addr", "--targets-from", "/dev/null"), "no targets"),
+        (words("addr", "--targets-from", "-", "--targets-from", "-"), "standard input can be read only once"),
         (words("host", "--targets-from", "/dev/null"), "no targets"),
         (words("host", "--any"), "no target given"),
         (words("host", "198.18.0.1", "--timeout", "abc"), "abc"),
