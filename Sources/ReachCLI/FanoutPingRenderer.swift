@@ -113,7 +113,8 @@ final class FanoutPingRenderer {
         case .sendFailed(let probe, let error):
             // fping says so only in its default mode (verbose_flag, which -c, -q, -a and -u clear).
             guard !quiet && !countMode && !alive && !unreachable else { return }
-            err.write("\(names[probe.target]): error while sending ping: \(UnreachableReason.describe(refusal: error))\n")
+            let why = AccessRefusal.describe(error, toward: addresses[probe.target])
+            err.write("\(names[probe.target]): error while sending ping: \(why)\n")
         case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             break
         }
@@ -168,7 +169,8 @@ final class FanoutPingRenderer {
                 "local_error", probe.target,
                 self.probe(probe.index) + [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
         case .sendFailed(let probe, let error):
-            return self.event("send_failed", probe.target, self.probe(probe.index) + PingRenderer.refusalKeys(error))
+            let keys = PingRenderer.refusalKeys(error, toward: addresses[probe.target])
+            return self.event("send_failed", probe.target, self.probe(probe.index) + keys)
         case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             return nil
         }

@@ -22,6 +22,8 @@ struct PingOptions: Equatable {
     var timestamps = false
     var outstanding = false
     var flood = false
+    /// -b: SO_BROADCAST, as iputils sets it.
+    var broadcast = false
     var json = false
     var period: String?
     var alive = false
@@ -85,6 +87,7 @@ struct PingOptions: Equatable {
             return .nameNotResolved
         }
         try settings.check(for: address.family)
+        try checkBroadcast(address)
         let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
         try Capabilities.dropAll()
         return run(host: host, address: address, socket: socket, settings: settings, session: session)
@@ -94,7 +97,7 @@ struct PingOptions: Equatable {
         let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
-            json: json)
+            json: json, broadcast: broadcast)
         let out = OutputChannel.standard
         let clock = SystemClock()
         writeHeader(renderer, address: address, socket: socket, settings: settings)
@@ -116,6 +119,15 @@ struct PingOptions: Equatable {
             out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.interval == .zero))
         }
         return status
+    }
+
+    /// iputils ping4_run: a broadcast address without -b is refused before anything is sent
+    /// (where iputils, which cannot tell a broadcast from a prohibit route, adds "If not,
+    /// check your local firewall rules"); with -b, its warning on stderr.
+    private func checkBroadcast(_ address: IPAddress) throws {
+        guard address.family == .ipv4, AccessRefusal(toward: address, interface: interface) == .broadcast else { return }
+        guard broadcast else { throw UsageError("\(address) is a broadcast address: ping it with -b") }
+        OutputChannel.standardError.write("WARNING: pinging broadcast address\n")
     }
 
     /// A run the system stopped in the middle (the session's one line): exit 71.
@@ -229,6 +241,7 @@ struct PingSettings {
             default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
             }
         }
+        socketOptions.broadcast = command.broadcast
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {
                 socketOptions.sourceAddress = address

@@ -54,6 +54,7 @@ extension PingOptions {
             .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true },
             .flag("O", help: "Report outstanding replies before sending the next probe.") { $0.outstanding = true },
             .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") { $0.flood = true },
+            .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true },
             .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
             // Several targets: fping's options where iputils has none, by long names.
             .value(

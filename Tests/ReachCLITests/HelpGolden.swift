@@ -254,6 +254,7 @@ enum HelpGolden {
                                       probe.
               -f                      Flood: as fast as replies come, at least 100 a second
                                       (needs CAP_NET_RAW).
+              -b                      Allow pinging a broadcast address (iputils -b).
               --json                  One JSON object per event, then a summary (schema in
                                       reach(1)).
               --period <seconds>      Several targets: seconds between probes to one target
