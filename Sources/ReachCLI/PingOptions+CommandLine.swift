@@ -61,26 +61,30 @@ extension PingOptions {
                 long: "period", .unconditional, valueName: "seconds",
                 help: "Several targets: seconds between probes to one target (fping -p; default 1)."
             ) { $0.period = $1 },
-            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true },
+            // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
+            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true }
+                .standing(for: "fping", letter: "a"),
             .flag(long: "unreachable", help: "Several targets: print the targets that did not answer (fping -u).") {
                 $0.unreachable = true
-            },
+            }.standing(for: "fping", letter: "u"),
             .flag(long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).") {
                 $0.eachRTT = true
-            },
+            }.standing(for: "fping", letter: "C"),
             .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
                 $0.targetsFrom.append($1)
             },
             .value(
                 long: "generate", .next, valueName: "cidr|start",
                 help: "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536)."
-            ) { $0.generate = $1 },
-            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true },
+            ) { $0.generate = $1 }.standing(for: "fping", letter: "g"),
+            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true }
+                .standing(for: "fping", letter: "e"),
             .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
-            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true },
+            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true }
+                .standing(for: "fping", letter: "l"),
             .value(
                 long: "squiet", .unconditional, valueName: "seconds",
                 help: "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q)."
-            ) { $0.squiet = $1 },
+            ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
         ])
 }
