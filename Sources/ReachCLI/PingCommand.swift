@@ -202,8 +202,9 @@ struct PingSettings {
         }
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
-                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= Self.mostSeconds
+            else {
+                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(Self.mostSeconds))")
             }
             configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
         }
@@ -295,10 +296,14 @@ struct PingSettings {
         (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
+    /// The most seconds -i, -W, --period and --squiet take: a day, as -w.
+    static let mostSeconds = 86_400
+
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
     static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= 86_400 else {
-            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (such as 1 or 0.2)")
+        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= Double(mostSeconds) else {
+            let range = allowsZero ? "0-\(mostSeconds)" : "more than 0, at most \(mostSeconds)"
+            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }

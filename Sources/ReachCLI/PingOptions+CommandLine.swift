@@ -28,13 +28,16 @@ extension PingOptions {
             },
             .value(
                 "i", .unconditional, valueName: "seconds",
-                help: "Seconds between probes (default 1; several targets: between any two, default 0.01); below 0.002 needs CAP_NET_RAW."
+                help: """
+                    Seconds between probes, 0-86400 (default 1; several targets: between any two, default 0.01); \
+                    below 0.002 needs CAP_NET_RAW.
+                    """
             ) { $0.interval = $1 },
             .value(
                 "W", .unconditional, valueName: "seconds",
-                help: "Seconds to wait for each reply (default 10; several targets: see reach(1))."
+                help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
             ) { $0.timeout = $1 },
-            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds, whatever is outstanding.") {
+            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
                 $0.deadline = $1
             },
             .value("s", .unconditional, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
@@ -59,7 +62,7 @@ extension PingOptions {
             // Several targets: fping's options where iputils has none, by long names.
             .value(
                 long: "period", .unconditional, valueName: "seconds",
-                help: "Several targets: seconds between probes to one target (fping -p; default 1)."
+                help: "Several targets: seconds between probes to one target, at most 86400 (fping -p; default 1)."
             ) { $0.period = $1 },
             // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
             .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true }
@@ -84,7 +87,7 @@ extension PingOptions {
                 .standing(for: "fping", letter: "l"),
             .value(
                 long: "squiet", .unconditional, valueName: "seconds",
-                help: "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q)."
+                help: "Several targets: counters of the last interval every this many seconds (at most 86400), on stderr (fping -Q)."
             ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
         ])
 }

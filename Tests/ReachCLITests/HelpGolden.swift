@@ -231,12 +231,13 @@ enum HelpGolden {
             OPTIONS:
               -c <count>              Stop after sending count probes (with -w: after count
                                       replies).
-              -i <seconds>            Seconds between probes (default 1; several targets:
-                                      between any two, default 0.01); below 0.002 needs
-                                      CAP_NET_RAW.
-              -W <seconds>            Seconds to wait for each reply (default 10; several
-                                      targets: see reach(1)).
-              -w <seconds>            Stop after this many seconds, whatever is outstanding.
+              -i <seconds>            Seconds between probes, 0-86400 (default 1; several
+                                      targets: between any two, default 0.01); below 0.002
+                                      needs CAP_NET_RAW.
+              -W <seconds>            Seconds to wait for each reply, at most 86400
+                                      (default 10; several targets: see reach(1)).
+              -w <seconds>            Stop after this many seconds (0-86400), whatever is
+                                      outstanding.
               -s <bytes>              Data bytes per probe (default 56).
               -t <ttl>                IP time to live / IPv6 hop limit (1-255).
               -I <interface>          Interface name or source address.
@@ -257,8 +258,8 @@ enum HelpGolden {
               -b                      Allow pinging a broadcast address (iputils -b).
               --json                  One JSON object per event, then a summary (schema in
                                       reach(1)).
-              --period <seconds>      Several targets: seconds between probes to one target
-                                      (fping -p; default 1).
+              --period <seconds>      Several targets: seconds between probes to one
+                                      target, at most 86400 (fping -p; default 1).
               --alive                 Several targets: print the targets that answered
                                       (fping -a).
               --unreachable           Several targets: print the targets that did not
@@ -276,7 +277,8 @@ enum HelpGolden {
               --loop                  Several targets: probe until interrupted, a line per
                                       probe (fping -l).
               --squiet <seconds>      Several targets: counters of the last interval every
-                                      this many seconds, on stderr (fping -Q).
+                                      this many seconds (at most 86400), on stderr (fping
+                                      -Q).
               --version               Show the version.
               -h, --help              Show help information.
             """#

@@ -141,6 +141,13 @@ final class BadInputTests: XCTestCase {
         (words("ping", "-c", "99999999999999999999", "198.18.0.2"), "-c: '99999999999999999999'"),
         (words("ping", "-i", "-1", "198.18.0.2"), "-i: '-1' is not a number of seconds"),
         (words("ping", "-i", "1e3", "198.18.0.2"), "-i: '1e3'"),
+        // Past the limits: the line says them.
+        (words("ping", "-i", "86401", "198.18.0.2"), "-i: '86401' is not a number of seconds (0-86400; such as 1 or 0.2)"),
+        (words("ping", "-W", "99999", "198.18.0.2"), "-W: '99999' is not a number of seconds (more than 0, at most 86400;"),
+        (words("ping", "--period", "100000", "198.18.0.2", "198.18.0.3"), "--period: '100000' is not a number of seconds (more than"),
+        (words("ping", "-w", "86401", "198.18.0.2"), "-w: '86401' is not a whole number of seconds (0-86400)"),
+        (words("host", "198.18.0.1", "--timeout", "0.0001"), "--timeout must be more than 0, at least 1ms: '0.0001'"),
+        (words("watch", "--timeout", "0.0004"), "--timeout must be more than 0, at least 1ms"),
         (words("ping", "-i", "nan", "198.18.0.2"), "-i: 'nan'"),
         (words("ping", "-W", "0", "198.18.0.2"), "-W must be more than 0"),
         (words("ping", "-W", "-5", "198.18.0.2"), "-W: '-5'"),
