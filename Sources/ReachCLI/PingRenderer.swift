@@ -49,7 +49,9 @@ final class PingRenderer {
 
     // MARK: - Text, as iputils prints it
 
-    /// "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data." / "PING ::1(::1) 56 data bytes".
+    /// "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data." / "PING ::1(::1) 56 data bytes";
+    /// for a name, iputils' ping6_run prints the address as its replies name it:
+    /// "PING db.test(db.test (2001:db8::1)) 56 data bytes".
     func header(source: (address: IPAddress, interface: String)?) -> String {
         let from = source.map { " from \($0.address) \($0.interface):" } ?? ""
         switch address.family {
@@ -57,7 +59,7 @@ final class PingRenderer {
             let total = payloadSize + ICMPCodec.headerLength + ICMPv4().ipHeaderLength
             return "PING \(targetText) (\(address))\(from) \(payloadSize)(\(total)) bytes of data.\n"
         case .ipv6:
-            return "PING \(targetText)(\(address))\(from) \(payloadSize) data bytes\n"
+            return "PING \(targetText)(\(name(of: address)))\(from) \(payloadSize) data bytes\n"
         }
     }
 

@@ -202,6 +202,21 @@ final class PingTests: NamespaceTestCase {
         XCTAssertTrue(local.stdout.contains("--- localhost ping statistics ---"))
     }
 
+    /// A name that resolves to IPv6 only: the PING header as iputils prints it, the name
+    /// inside the brackets too (`PING db.test(db.test (2001:db8:1::2)) 56 data bytes`).
+    func testIPv6NameHeaderMatchesIputils() throws {
+        let net = try ChainTopology(lab: lab)
+        // The name from the namespace's own hosts file; a resolver where nothing listens.
+        try net.client.etcFile("hosts", "127.0.0.1 localhost\n\(net.farIPv6) db.test\n")
+        try net.client.useResolver(["127.0.0.1"], options: "options timeout:1 attempts:1")
+        let ours = try ping(["-c", "1", "db.test"], in: net.client)
+        let theirs = try iputils(["-c", "1", "db.test"], in: net.client)
+        XCTAssertEqual(ours.status, 0, "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, "PING db.test(db.test (\(net.farIPv6))) 56 data bytes", "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, theirs.stdoutLines.first, "\(theirs)")
+        XCTAssertEqual(ours.stdoutLines.dropFirst().first.map(Self.shape), theirs.stdoutLines.dropFirst().first.map(Self.shape))
+    }
+
     func testDeadline() throws {
         let net = try ChainTopology(lab: lab)
         let silent = try ping(["-w", "1", "-i", "0.2", "198.18.1.3"], in: net.client)
