@@ -49,7 +49,7 @@ extension PingOptions {
             .value(
                 "M", .next, valueName: "do|want|dont",
                 help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
-            ) { $0.mtuDiscovery = $1 },
+            ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"]),
             .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
             .flag("6", help: "IPv6 only.") { $0.ipv6 = true },
             .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true },

@@ -114,7 +114,8 @@ public enum ReachCommand {
             HelpText.Entry("addr", AddrOptions.about.abstract), HelpText.Entry("watch", WatchOptions.about.abstract),
             HelpText.Entry("ping", PingOptions.about.abstract),
         ]
-        return HelpText.program(about, commands: listed, extraOptions: builtinOptions)
+        let completion = HelpText.Entry("--generate-completion-script <shell>", "Print the completion script for bash, zsh or fish.")
+        return HelpText.program(about, commands: listed, extraOptions: builtinOptions + [completion])
     }
 
     /// Every command's names and help, for completions and the man page check.
@@ -126,7 +127,9 @@ public enum ReachCommand {
     }
 
     static func completionProgram() -> CompletionProgram {
-        CompletionProgram(name: "reach", commands: commands(), programOptions: ["--help", "--version"])
+        CompletionProgram(
+            name: "reach", commands: commands(), programOptions: ["--help", "--version", "--generate-completion-script"],
+            defaultCommand: "status")
     }
 }
 

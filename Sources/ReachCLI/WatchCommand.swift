@@ -51,7 +51,8 @@ struct WatchOptions: Equatable {
             OperandName("targets", help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
         ) { $0.targets.append($1) },
         options: [
-            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 },
+            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 }
+                .offering(["reachable", "unreachable"]),
             // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
             .value(
                 long: "timeout", .unconditional, valueName: "duration",

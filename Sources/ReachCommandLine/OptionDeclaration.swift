@@ -17,6 +17,8 @@ public struct OptionName: Sendable, Equatable {
     /// reach does not read that letter as the peer does: an unknown option spelled so is
     /// told this option's name.
     public private(set) var peer: PeerOption?
+    /// The words the value may be, for completions (`-M`: do, want, dont); empty: any.
+    public private(set) var choices: [String] = []
 
     public init(letter: UInt8?, long: String?, valueName: String?, help: String?, repeats: Bool, defaultValue: String? = nil) {
         self.letter = letter
@@ -28,6 +30,13 @@ public struct OptionName: Sendable, Equatable {
     }
 
     public var takesValue: Bool { valueName != nil }
+
+    /// The same name, its value one of `choices`.
+    func offering(_ choices: [String]) -> OptionName {
+        var named = self
+        named.choices = choices
+        return named
+    }
 
     /// The same name, with the peer tool's letter for its job.
     func standing(for peer: PeerOption) -> OptionName {
@@ -143,6 +152,12 @@ public struct OptionDeclaration<Options>: Sendable {
     /// for `--generate`.
     public func standing(for tool: String, letter: Unicode.Scalar) -> Self {
         Self(name: name.standing(for: PeerOption(tool: tool, letter: letter)), setting: setting)
+    }
+
+    /// The same option, its value one of `choices` (completions offer them; the command
+    /// still checks the value, and says what it takes).
+    public func offering(_ choices: [String]) -> Self {
+        Self(name: name.offering(choices), setting: setting)
     }
 
     private static func storing(_ set: @escaping @Sendable (inout Options, String) -> Void) -> @Sendable (inout Options, String) -> Bool {

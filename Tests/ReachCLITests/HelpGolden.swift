@@ -17,6 +17,8 @@ enum HelpGolden {
             OPTIONS:
               --version               Show the version.
               -h, --help              Show help information.
+              --generate-completion-script <shell>
+                                      Print the completion script for bash, zsh or fish.
 
             SUBCOMMANDS:
               status (default)        Is the internet reachable: the route the kernel would
