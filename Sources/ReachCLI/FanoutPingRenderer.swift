@@ -150,7 +150,7 @@ final class FanoutPingRenderer {
                 "reply", reply.probe.target,
                 probe(reply.probe.index) + [
                     ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .milliseconds(reply.roundTrip)),
                     ("duplicate", .bool(reply.duplicate)),
                 ])
         case .timedOut(let probe):
@@ -326,8 +326,7 @@ final class FanoutPingRenderer {
         let rtt: JSONValue =
             counters.average.map { average in
                 .object([
-                    ("min", .number(Double(counters.minimum.nanoseconds) / 1e6)), ("avg", .number(Double(average.nanoseconds) / 1e6)),
-                    ("max", .number(Double(counters.maximum.nanoseconds) / 1e6)),
+                    ("min", .milliseconds(counters.minimum)), ("avg", .milliseconds(average)), ("max", .milliseconds(counters.maximum)),
                 ])
             } ?? .null
         var fields: [(String, JSONValue)] = [
@@ -336,7 +335,7 @@ final class FanoutPingRenderer {
         ]
         if eachRTT {
             let each = counters.roundTrips.prefix(counters.sent).map { rtt -> JSONValue in
-                rtt >= .zero ? .number(Double(rtt.nanoseconds) / 1e6) : .null
+                rtt >= .zero ? .milliseconds(rtt) : .null
             }
             fields.append(("rtts_ms", .array(each)))
         }

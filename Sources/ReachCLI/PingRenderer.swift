@@ -312,7 +312,7 @@ final class PingRenderer {
                 "reply",
                 Self.probeKeys(sequence: Int(reply.sequence)) + [
                     ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .milliseconds(reply.roundTrip)),
                     ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
                     ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
                 ])

@@ -114,6 +114,11 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertEqual(end["alive"] as? Int, 2)
         XCTAssertEqual(end["exit_status"] as? Int, 1)
         XCTAssertEqual(events.last?["event"] as? String, "end")
+        // One precision, the whole microsecond, in every reply and summary (as one target's).
+        let figures = JSONLines.roundTrips(events)
+        XCTAssertEqual(figures.filter { $0.event == "reply" }.count, 4)
+        XCTAssertEqual(figures.filter { $0.event == "summary" }.count, 2 * 3, "min, avg, max of the two that answered")
+        for figure in figures { XCTAssertTrue(JSONLines.isWholeMicroseconds(figure.milliseconds), "\(figure)") }
     }
 
     /// --generate lists the host addresses of a prefix as fping -g does (no network or

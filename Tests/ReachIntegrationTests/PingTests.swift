@@ -79,6 +79,9 @@ final class PingTests: NamespaceTestCase {
             XCTAssertEqual(summary["transmitted"] as? Int, 3)
             XCTAssertEqual(summary["received"] as? Int, 3)
             XCTAssertEqual(summary["exit_status"] as? Int, 0)
+            let figures = JSONLines.roundTrips(JSONLines.objects(result.stdout))
+            XCTAssertEqual(figures.count, 3 + 4, "three replies, then min, avg, max and mdev")
+            for figure in figures { XCTAssertTrue(JSONLines.isWholeMicroseconds(figure.milliseconds), "\(figure)") }
         }
     }
 
