@@ -604,6 +604,18 @@ final class PingEngineFpingRulesTests: XCTestCase {
     }
 
     /// A stop (Ctrl-C) ends the run at once; what was counted stays.
+    /// --loop's count, Int.max, with a target at the last index the queue holds: its probe
+    /// goes, and the queue ends there instead of trapping on the next index.
+    func testLoopEndsAtTheLastQueuedIndex() throws {
+        var configuration = counted(.max, interval: 10 * ms, period: 100 * ms, timeout: 50 * ms)
+        configuration.recordsEachProbe = false
+        var engine = PingEngine(targets: [far], identifiers: (0x4242, 0x4343), configuration: configuration)
+        engine.due[0].index = Int32.max
+        let probe = try XCTUnwrap(engine.nextProbe(now: MonotonicInstant(nanoseconds: 1_000 * ms)))
+        XCTAssertEqual(probe.probe.index, Int(Int32.max))
+        XCTAssertEqual(engine.due.count - engine.dueHead, 0, "no index past Int32.max queued")
+    }
+
     func testStopEndsTheRun() throws {
         let clock = ManualClock()
         let transport = FakeSocketGroup(clock: clock)

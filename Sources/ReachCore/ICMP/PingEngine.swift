@@ -178,7 +178,9 @@ public struct PingEngine {
             dueHead = 0
         }
         if firstDue == nil { firstDue = now }
-        if let count = configuration.count, Int(entry.index) + 1 < count, let start = firstDue {
+        // The queue keeps 32-bit indexes: --loop (a count of Int.max) ends a target's probes
+        // at Int32.max rather than trap adding one to it.
+        if let count = configuration.count, Int(entry.index) + 1 < min(count, Int(Int32.max)), let start = firstDue {
             let base = entry.time == .atOnce ? start : entry.time
             due.append((base + configuration.period, entry.target, entry.index + 1))
         }
