@@ -26,7 +26,7 @@ struct AddrOptions: Equatable {
             + RouteSelectorOptions.commandLine { $1(&$0.selectors) } + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let collected = try TargetList.gather(addresses, from: targets.file, limit: .stateless)
+        let collected = try TargetList.gather(addresses, from: targets.files, limit: .stateless)
         let texts = collected.texts
         let chosen = try selectors.selectors()
         // Every address checked before the first is looked up (a fault in the file names its

@@ -18,10 +18,13 @@ enum DurationArgument {
         return span
     }
 
-    /// A duration of more than 0 (timeouts, intervals).
+    /// A duration of more than 0 (timeouts, intervals): at least a millisecond, the unit
+    /// durations are kept in (`0.0001` is 0 ms).
     static func positive(_ text: String, option: String) throws -> TimeSpan {
         let span = try parse(text, option: option)
-        guard span.milliseconds > 0 else { throw UsageError("\(option) must be more than 0: '\(PrintableText.escaped(text))'") }
+        guard span.milliseconds > 0 else {
+            throw UsageError("\(option) must be more than 0, at least 1ms: '\(PrintableText.escaped(text))'")
+        }
         return span
     }
 }

@@ -113,7 +113,8 @@ final class FanoutPingRenderer {
         case .sendFailed(let probe, let error):
             // fping says so only in its default mode (verbose_flag, which -c, -q, -a and -u clear).
             guard !quiet && !countMode && !alive && !unreachable else { return }
-            err.write("\(names[probe.target]): error while sending ping: \(UnreachableReason.describe(refusal: error))\n")
+            let why = AccessRefusal.describe(error, toward: addresses[probe.target])
+            err.write("\(names[probe.target]): error while sending ping: \(why)\n")
         case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             break
         }
@@ -149,7 +150,7 @@ final class FanoutPingRenderer {
                 "reply", reply.probe.target,
                 probe(reply.probe.index) + [
                     ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .milliseconds(reply.roundTrip)),
                     ("duplicate", .bool(reply.duplicate)),
                 ])
         case .timedOut(let probe):
@@ -168,7 +169,8 @@ final class FanoutPingRenderer {
                 "local_error", probe.target,
                 self.probe(probe.index) + [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description))])
         case .sendFailed(let probe, let error):
-            return self.event("send_failed", probe.target, self.probe(probe.index) + PingRenderer.refusalKeys(error))
+            let keys = PingRenderer.refusalKeys(error, toward: addresses[probe.target])
+            return self.event("send_failed", probe.target, self.probe(probe.index) + keys)
         case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             return nil
         }
@@ -324,8 +326,7 @@ final class FanoutPingRenderer {
         let rtt: JSONValue =
             counters.average.map { average in
                 .object([
-                    ("min", .number(Double(counters.minimum.nanoseconds) / 1e6)), ("avg", .number(Double(average.nanoseconds) / 1e6)),
-                    ("max", .number(Double(counters.maximum.nanoseconds) / 1e6)),
+                    ("min", .milliseconds(counters.minimum)), ("avg", .milliseconds(average)), ("max", .milliseconds(counters.maximum)),
                 ])
             } ?? .null
         var fields: [(String, JSONValue)] = [
@@ -334,7 +335,7 @@ final class FanoutPingRenderer {
         ]
         if eachRTT {
             let each = counters.roundTrips.prefix(counters.sent).map { rtt -> JSONValue in
-                rtt >= .zero ? .number(Double(rtt.nanoseconds) / 1e6) : .null
+                rtt >= .zero ? .milliseconds(rtt) : .null
             }
             fields.append(("rtts_ms", .array(each)))
         }

@@ -36,7 +36,7 @@ struct HostOptions: Equatable {
             + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
-        let collected = try TargetList.gather(names, from: targets.file, limit: .stateless)
+        let collected = try TargetList.gather(names, from: targets.files, limit: .stateless)
         _ = try collected.map(TargetArgument.validateHostName)
         let hosts = collected.texts
         let limit = try DurationArgument.positive(timeout, option: "--timeout")

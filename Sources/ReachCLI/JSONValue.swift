@@ -17,6 +17,14 @@ enum JSONValue: Equatable {
 
     static func optional(_ text: String?) -> JSONValue { text.map(JSONValue.string) ?? .null }
 
+    /// A round trip in milliseconds to the whole microsecond, truncated: the precision of
+    /// one target's statistics, which iputils computes in whole microseconds
+    /// (ping_common.c gather_statistics), given to every `rtt_ms` so that a summary's
+    /// minimum is one of its replies' times.
+    static func milliseconds(_ span: TimeSpan) -> JSONValue {
+        .number(Double(span.microseconds) / 1000)
+    }
+
     func serialized() -> String {
         var output = ""
         write(to: &output)

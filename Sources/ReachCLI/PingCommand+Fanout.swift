@@ -40,8 +40,12 @@ extension PingOptions {
             configuration: configuration)
         var loop = PingLoop(engine: engine, transport: sockets, clock: SystemClock())
         renderer.bind(names: run.names, addresses: run.addresses)
+        let out = OutputChannel.standard
         let failure = session.run(&loop, reportEvery: reportEvery, report: renderer.report) { event, engine in
             renderer.handle(event, engine: engine)
+            // `reach ping --loop A B | head -1`: once the reader is gone, end as on SIGINT, as
+            // one target does, rather than ping on into a closed pipe.
+            if out.readerGone { sockets.interrupt() }
         }
         if let failure { return Self.stopped(by: failure) }
         return renderer.end(loop.engine, names: run.names, unresolved: run.unresolved)

@@ -22,12 +22,15 @@ struct PingOptions: Equatable {
     var timestamps = false
     var outstanding = false
     var flood = false
+    /// -b: SO_BROADCAST, as iputils sets it.
+    var broadcast = false
     var json = false
     var period: String?
     var alive = false
     var unreachable = false
     var eachRTT = false
-    var targetsFrom: String?
+    /// Every --targets-from, in the order given.
+    var targetsFrom: [String] = []
     var generate: String?
     var elapsed = false
     var stats = false
@@ -38,7 +41,7 @@ struct PingOptions: Equatable {
     /// one of them even when it holds a single target: a script that gives a list expects
     /// fping's lines and its ending, not an iputils ping that runs until interrupted.
     var asksForFanout: Bool {
-        period != nil || alive || unreachable || eachRTT || targetsFrom != nil || generate != nil || elapsed || stats || loop
+        period != nil || alive || unreachable || eachRTT || !targetsFrom.isEmpty || generate != nil || elapsed || stats || loop
             || squiet != nil
     }
 
@@ -84,6 +87,7 @@ struct PingOptions: Equatable {
             return .nameNotResolved
         }
         try settings.check(for: address.family)
+        try checkBroadcast(address)
         let socket = try settings.opening { try ICMPSocket(family: address.family, options: settings.socketOptions) }
         try Capabilities.dropAll()
         return run(host: host, address: address, socket: socket, settings: settings, session: session)
@@ -93,7 +97,7 @@ struct PingOptions: Equatable {
         let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
-            json: json)
+            json: json, broadcast: broadcast)
         let out = OutputChannel.standard
         let clock = SystemClock()
         writeHeader(renderer, address: address, socket: socket, settings: settings)
@@ -115,6 +119,15 @@ struct PingOptions: Equatable {
             out.write(renderer.statistics(loop.engine, intervalIsZero: settings.configuration.interval == .zero))
         }
         return status
+    }
+
+    /// iputils ping4_run: a broadcast address without -b is refused before anything is sent
+    /// (where iputils, which cannot tell a broadcast from a prohibit route, adds "If not,
+    /// check your local firewall rules"); with -b, its warning on stderr.
+    private func checkBroadcast(_ address: IPAddress) throws {
+        guard address.family == .ipv4, AccessRefusal(toward: address, interface: interface) == .broadcast else { return }
+        guard broadcast else { throw UsageError("\(address) is a broadcast address: ping it with -b") }
+        OutputChannel.standardError.write("WARNING: pinging broadcast address\n")
     }
 
     /// A run the system stopped in the middle (the session's one line): exit 71.
@@ -189,8 +202,9 @@ struct PingSettings {
         }
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= 86_400 else {
-                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-86400)")
+            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= Self.mostSeconds
+            else {
+                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(Self.mostSeconds))")
             }
             configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
         }
@@ -228,6 +242,7 @@ struct PingSettings {
             default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
             }
         }
+        socketOptions.broadcast = command.broadcast
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {
                 socketOptions.sourceAddress = address
@@ -281,10 +296,14 @@ struct PingSettings {
         (byte < 16 ? "0" : "") + String(byte, radix: 16)
     }
 
+    /// The most seconds -i, -W, --period and --squiet take: a day, as -w.
+    static let mostSeconds = 86_400
+
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
     static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= 86_400 else {
-            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (such as 1 or 0.2)")
+        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= Double(mostSeconds) else {
+            let range = allowsZero ? "0-\(mostSeconds)" : "more than 0, at most \(mostSeconds)"
+            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)")
         }
         let nanoseconds = Int64((value * 1e9).rounded())
         if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }

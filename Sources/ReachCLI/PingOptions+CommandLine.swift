@@ -28,13 +28,16 @@ extension PingOptions {
             },
             .value(
                 "i", .unconditional, valueName: "seconds",
-                help: "Seconds between probes (default 1; several targets: between any two, default 0.01); below 0.002 needs CAP_NET_RAW."
+                help: """
+                    Seconds between probes, 0-86400 (default 1; several targets: between any two, default 0.01); \
+                    below 0.002 needs CAP_NET_RAW.
+                    """
             ) { $0.interval = $1 },
             .value(
                 "W", .unconditional, valueName: "seconds",
-                help: "Seconds to wait for each reply (default 10; several targets: see reach(1))."
+                help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
             ) { $0.timeout = $1 },
-            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds, whatever is outstanding.") {
+            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
                 $0.deadline = $1
             },
             .value("s", .unconditional, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
@@ -46,7 +49,7 @@ extension PingOptions {
             .value(
                 "M", .next, valueName: "do|want|dont",
                 help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
-            ) { $0.mtuDiscovery = $1 },
+            ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"]),
             .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
             .flag("6", help: "IPv6 only.") { $0.ipv6 = true },
             .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true },
@@ -54,32 +57,37 @@ extension PingOptions {
             .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true },
             .flag("O", help: "Report outstanding replies before sending the next probe.") { $0.outstanding = true },
             .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") { $0.flood = true },
+            .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true },
             .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
             // Several targets: fping's options where iputils has none, by long names.
             .value(
                 long: "period", .unconditional, valueName: "seconds",
-                help: "Several targets: seconds between probes to one target (fping -p; default 1)."
+                help: "Several targets: seconds between probes to one target, at most 86400 (fping -p; default 1)."
             ) { $0.period = $1 },
-            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true },
+            // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
+            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true }
+                .standing(for: "fping", letter: "a"),
             .flag(long: "unreachable", help: "Several targets: print the targets that did not answer (fping -u).") {
                 $0.unreachable = true
-            },
+            }.standing(for: "fping", letter: "u"),
             .flag(long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).") {
                 $0.eachRTT = true
-            },
-            .value(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
-                $0.targetsFrom = $1
+            }.standing(for: "fping", letter: "C"),
+            .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
+                $0.targetsFrom.append($1)
             },
             .value(
                 long: "generate", .next, valueName: "cidr|start",
                 help: "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536)."
-            ) { $0.generate = $1 },
-            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true },
+            ) { $0.generate = $1 }.standing(for: "fping", letter: "g"),
+            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true }
+                .standing(for: "fping", letter: "e"),
             .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
-            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true },
+            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true }
+                .standing(for: "fping", letter: "l"),
             .value(
                 long: "squiet", .unconditional, valueName: "seconds",
-                help: "Several targets: counters of the last interval every this many seconds, on stderr (fping -Q)."
-            ) { $0.squiet = $1 },
+                help: "Several targets: counters of the last interval every this many seconds (at most 86400), on stderr (fping -Q)."
+            ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
         ])
 }

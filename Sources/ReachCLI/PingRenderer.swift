@@ -23,12 +23,15 @@ final class PingRenderer {
     /// Whether `text` can say anything, or must see every event (-O keeps count of replies):
     /// not with -q alone, where a flood would build and drop an empty string per event.
     let readsEveryEvent: Bool
+    /// -b, or a multicast target: many hosts answer, and iputils marks no reply as from a
+    /// different address (its `multicast` and `broadcast_pings`, ping/ping.c).
+    let expectsManyRepliers: Bool
     /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
     private var answered = [UInt64](repeating: 0, count: 1024)
 
     init(
         targetText: String, address: IPAddress, payloadSize: Int, quiet: Bool = false, flood: Bool = false,
-        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false
+        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false, broadcast: Bool = false
     ) {
         self.targetText = targetText
         self.address = address
@@ -41,11 +44,14 @@ final class PingRenderer {
         showsTimes = payloadSize >= 16
         targetIsName = targetText != address.description
         readsEveryEvent = !quiet || reportsOutstanding
+        expectsManyRepliers = broadcast || address.isMulticast
     }
 
     // MARK: - Text, as iputils prints it
 
-    /// "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data." / "PING ::1(::1) 56 data bytes".
+    /// "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data." / "PING ::1(::1) 56 data bytes";
+    /// for a name, iputils' ping6_run prints the address as its replies name it:
+    /// "PING db.test(db.test (2001:db8::1)) 56 data bytes".
     func header(source: (address: IPAddress, interface: String)?) -> String {
         let from = source.map { " from \($0.address) \($0.interface):" } ?? ""
         switch address.family {
@@ -53,7 +59,7 @@ final class PingRenderer {
             let total = payloadSize + ICMPCodec.headerLength + ICMPv4().ipHeaderLength
             return "PING \(targetText) (\(address))\(from) \(payloadSize)(\(total)) bytes of data.\n"
         case .ipv6:
-            return "PING \(targetText)(\(address))\(from) \(payloadSize) data bytes\n"
+            return "PING \(targetText)(\(name(of: address)))\(from) \(payloadSize) data bytes\n"
         }
     }
 
@@ -80,7 +86,7 @@ final class PingRenderer {
             if showsTimes { line += " time=" + Self.milliseconds(reply.roundTrip) }
             if reply.duplicate { line += " (DUP!)" }
             if reply.corrupted { line += " (BAD CHECKSUM!)" }
-            if reply.differentAddress { line += " (DIFFERENT ADDRESS!)" }
+            if reply.differentAddress && !expectsManyRepliers { line += " (DIFFERENT ADDRESS!)" }
             return line + "\n"
         case .icmpError(let error):
             if flood { return "\u{8}E" }
@@ -119,7 +125,7 @@ final class PingRenderer {
     func diagnostic(_ event: PingEvent) -> String? {
         switch event {
         case .sendFailed(let probe, let error):
-            return "reach: icmp_seq=\(probe.sequence): sendto: \(UnreachableReason.describe(refusal: error))\n"
+            return "reach: icmp_seq=\(probe.sequence): sendto: \(AccessRefusal.describe(error, toward: address))\n"
         case .localError(let probe, let error, let info):
             if error == .messageTooLong { return "reach: local error: message too long, mtu=\(info)\n" }
             return "reach: icmp_seq=\(probe.sequence): local error: \(error)\n"
@@ -306,7 +312,7 @@ final class PingRenderer {
                 "reply",
                 Self.probeKeys(sequence: Int(reply.sequence)) + [
                     ("from", .string(reply.from.description)), ("ttl", reply.ttl.map { .int(Int64($0)) } ?? .null),
-                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .number(Double(reply.roundTrip.nanoseconds) / 1e6)),
+                    ("bytes", .int(Int64(reply.bytes))), ("rtt_ms", .milliseconds(reply.roundTrip)),
                     ("duplicate", .bool(reply.duplicate)), ("late", .bool(reply.late)),
                     ("corrupted", .bool(reply.corrupted)), ("different_address", .bool(reply.differentAddress)),
                 ])
@@ -320,7 +326,7 @@ final class PingRenderer {
                     ("icmp_code", .int(Int64(error.code))), ("text", .string(error.text)),
                 ])
         case .sendFailed(let probe, let error):
-            return object("send_failed", Self.probeKeys(sequence: Int(probe.sequence)) + Self.refusalKeys(error))
+            return object("send_failed", Self.probeKeys(sequence: Int(probe.sequence)) + Self.refusalKeys(error, toward: address))
         case .localError(let probe, let error, let info):
             return object(
                 "local_error",
@@ -353,10 +359,11 @@ final class PingRenderer {
         ])
     }
 
-    /// A refused send: the errno, its text, and the route type behind it (or null).
-    static func refusalKeys(_ error: Errno) -> [(String, JSONValue)] {
+    /// A refused send: the errno, its text, and the route type behind it (or null; EACCES
+    /// is a prohibited route only when the route says so).
+    static func refusalKeys(_ error: Errno, toward destination: IPAddress) -> [(String, JSONValue)] {
         [("errno", .int(Int64(error.rawValue))), ("error", .string(error.description)),
-         ("reason", .optional(UnreachableReason(routeRefusal: error)?.rawValue))]
+         ("reason", .optional(AccessRefusal.reason(for: error, toward: destination)?.rawValue))]
     }
 
     func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {

@@ -45,12 +45,26 @@ public enum ReachCommand {
             return .text(OptionList.text(commands()))
         default:
             if first.hasPrefix("-") { return try read(arguments[...], StatusOptions.commandLine, StatusOptions(), ReachInvocation.status) }
-            let known = names.joined(separator: ", ")
-            if let nearest = Suggestion.nearest(to: first, among: names) {
-                throw UsageError("unknown command '\(PrintableText.escaped(first))'; did you mean '\(nearest)'? (commands: \(known))")
-            }
-            throw UsageError("unknown command '\(PrintableText.escaped(first))' (commands: \(known))")
+            throw unknownCommand(first)
         }
+    }
+
+    /// A first word that is no command: the nearest command, or, for what reads as a target,
+    /// the commands that take one (`reach 198.18.0.1`, `reach db.example`).
+    private static func unknownCommand(_ word: String) -> UsageError {
+        let known = names.joined(separator: ", ")
+        let shown = PrintableText.escaped(word)
+        if let nearest = Suggestion.nearest(to: word, among: names) {
+            return UsageError("unknown command '\(shown)'; did you mean '\(nearest)'? (commands: \(known))")
+        }
+        if (try? IPAddress.parse(word)) != nil {
+            return UsageError("unknown command '\(shown)'; for an address, 'reach addr \(shown)' or 'reach ping \(shown)'")
+        }
+        // A dotted name (or localhost): a one-word typo of a command stays a typo.
+        if word.contains(".") || word == "localhost", (try? HostName.validate(word)) != nil {
+            return UsageError("unknown command '\(shown)'; for a host name, 'reach host \(shown)' or 'reach ping \(shown)'")
+        }
+        return UsageError("unknown command '\(shown)' (commands: \(known))")
     }
 
     /// One command's words read by its declaration.
@@ -100,7 +114,8 @@ public enum ReachCommand {
             HelpText.Entry("addr", AddrOptions.about.abstract), HelpText.Entry("watch", WatchOptions.about.abstract),
             HelpText.Entry("ping", PingOptions.about.abstract),
         ]
-        return HelpText.program(about, commands: listed, extraOptions: builtinOptions)
+        let completion = HelpText.Entry("--generate-completion-script <shell>", "Print the completion script for bash, zsh or fish.")
+        return HelpText.program(about, commands: listed, extraOptions: builtinOptions + [completion])
     }
 
     /// Every command's names and help, for completions and the man page check.
@@ -112,7 +127,9 @@ public enum ReachCommand {
     }
 
     static func completionProgram() -> CompletionProgram {
-        CompletionProgram(name: "reach", commands: commands(), programOptions: ["--help", "--version"])
+        CompletionProgram(
+            name: "reach", commands: commands(), programOptions: ["--help", "--version", "--generate-completion-script"],
+            defaultCommand: "status")
     }
 }
 

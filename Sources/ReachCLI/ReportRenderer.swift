@@ -35,15 +35,16 @@ struct ReportRenderer {
         private var source: IPAddress?
         private var underlyingLink: LinkReport?
         private var expensive = false
+        private var delivery: PathDelivery?
         fileprivate private(set) var bytes: [UInt8] = []
 
         fileprivate func repeats(_ path: PathReport) -> Bool {
             written && flags == path.flags && reason == path.reason && expensive == path.expensive && gateway == path.gateway
-                && source == path.source && link == path.link && underlyingLink == path.underlyingLink
+                && source == path.source && link == path.link && underlyingLink == path.underlyingLink && delivery == path.delivery
         }
 
         fileprivate mutating func remember(_ path: PathReport, _ words: ArraySlice<UInt8>) {
-            (written, flags, reason, expensive) = (true, path.flags, path.reason, path.expensive)
+            (written, flags, reason, expensive, delivery) = (true, path.flags, path.reason, path.expensive, path.delivery)
             (gateway, source, link, underlyingLink) = (path.gateway, path.source, path.link, path.underlyingLink)
             bytes = Array(words)
         }
@@ -141,6 +142,12 @@ struct ReportRenderer {
             text.append(UInt8(ascii: ")"))
         } else {
             text.append(literal: "reachable")
+            // Every host of a subnet, or a group: not one host's path (`ip route get` says broadcast, multicast).
+            if let delivery = path.delivery {
+                text.append(literal: " (")
+                text.append(utf8: delivery.rawValue)
+                text.append(UInt8(ascii: ")"))
+            }
             // Fields through optional chaining, not `if let link`: copying the optional
             // LinkReport made the runtime instantiate its metadata at start-up (9 K
             // instructions, callgrind).
@@ -280,6 +287,8 @@ struct ReportRenderer {
         writer.string(path.source)
         writer.key("expensive")
         writer.bool(path.expensive)
+        writer.key("delivery")
+        writer.string(path.delivery?.rawValue)
         writer.endObject()
     }
 

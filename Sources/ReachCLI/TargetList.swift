@@ -22,56 +22,66 @@ enum TargetList {
         case stateless
     }
 
-    /// The targets `operands` and `file` name, in that order; at least one, unless
-    /// `allowingNone` (more come from elsewhere: ping's --generate).
-    static func collect(_ operands: [String], from file: String?, allowingNone: Bool = false, limit: Limit = .stateful) throws -> [String] {
-        try gather(operands, from: file, allowingNone: allowingNone, limit: limit).texts
+    /// The targets `operands` and `files` name, in that order (each file's after the one
+    /// before it); at least one, unless `allowingNone` (more come from elsewhere: ping's
+    /// --generate).
+    static func collect(
+        _ operands: [String], from files: [String], allowingNone: Bool = false, limit: Limit = .stateful
+    ) throws -> [String] {
+        try gather(operands, from: files, allowingNone: allowingNone, limit: limit).texts
     }
 
-    /// The same targets, each with the line of the file it came from.
+    /// The same targets, each from a file with the file and the line it came from.
     static func gather(
-        _ operands: [String], from file: String?, allowingNone: Bool = false, limit: Limit = .stateful
+        _ operands: [String], from files: [String], allowingNone: Bool = false, limit: Limit = .stateful
     ) throws -> Collected {
         var collected = Collected(texts: operands)
         let room = limit == .stateful ? maximumTargets : Int.max
-        if let file {
+        // Standard input read once holds nothing the second time: said, not "no targets in it".
+        if files.filter({ $0 == "-" }).count > 1 { throw UsageError("--targets-from -: standard input can be read only once") }
+        for file in files {
             let name = file == "-" ? "standard input" : PrintableText.escaped(file)
-            collected.source = name
-            switch FileContents.read(file, limit: limit == .stateful ? maximumFileBytes : maximumStatelessFileBytes) {
-            case .failure(let errno) where errno == .fileTooLarge:
-                throw UsageError(limit == .stateful ? "--targets-from \(name): more than \(maximumTargets) targets"
-                    : "--targets-from \(name): larger than \(maximumStatelessFileBytes / 1024 / 1024) MiB")
-            case .failure(let errno):
-                throw UsageError("--targets-from \(name): \(errno)")
-            case .success(let bytes):
-                let found = try lines(bytes, source: name, room: room - min(room, operands.count))
-                if found.texts.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
-                collected.texts += found.texts
-                collected.lineNumbers = found.lineNumbers
-            }
+            let found = try read(file, name: name, limit: limit, room: room - min(room, collected.texts.count))
+            collected.texts += found.texts
+            collected.origins += found.lineNumbers.map { (name, $0) }
         }
         guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
         guard collected.texts.count <= room else { throw UsageError("more than \(maximumTargets) targets") }
         return collected
     }
 
+    /// One file's targets, at most `room` of them; a file with none is refused.
+    private static func read(_ file: String, name: String, limit: Limit, room: Int) throws -> (texts: [String], lineNumbers: [Int]) {
+        switch FileContents.read(file, limit: limit == .stateful ? maximumFileBytes : maximumStatelessFileBytes) {
+        case .failure(let errno) where errno == .fileTooLarge:
+            throw UsageError(limit == .stateful ? "--targets-from \(name): more than \(maximumTargets) targets"
+                : "--targets-from \(name): larger than \(maximumStatelessFileBytes / 1024 / 1024) MiB")
+        case .failure(let errno):
+            throw UsageError("--targets-from \(name): \(errno)")
+        case .success(let bytes):
+            let found = try lines(bytes, source: name, room: room)
+            if found.texts.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
+            return found
+        }
+    }
+
     /// Targets with the lines they came from, so that a fault found in one later names its line.
     struct Collected {
         var texts: [String]
-        /// The file as error messages name it; nil without --targets-from.
-        var source: String?
-        /// The line of each target from the file: they are the last `lineNumbers.count` texts.
-        var lineNumbers: [Int] = []
+        /// Each target from a file: the file as error messages name it, and the line. They
+        /// are the last `origins.count` texts.
+        var origins: [(source: String, line: Int)] = []
 
-        /// `parse` applied to each target in order; a usage error about a target from the file
+        /// `parse` applied to each target in order; a usage error about a target from a file
         /// names the file and the line ("--targets-from FILE: line 3: invalid IP address ...").
         func map<T>(_ parse: (String) throws -> T) throws -> [T] {
-            let operands = texts.count - lineNumbers.count
+            let operands = texts.count - origins.count
             return try texts.indices.map { index in
                 do {
                     return try parse(texts[index])
                 } catch let error as UsageError where index >= operands {
-                    throw UsageError("--targets-from \(source ?? "-"): line \(lineNumbers[index - operands]): \(error.message)")
+                    let origin = origins[index - operands]
+                    throw UsageError("--targets-from \(origin.source): line \(origin.line): \(error.message)")
                 }
             }
         }

@@ -4,15 +4,16 @@ import ReachSystem
 
 /// --targets-from and --any: where targets come from, and when several succeed.
 struct TargetListOptions: Equatable {
-    var file: String?
+    /// Every --targets-from, in the order given.
+    var files: [String] = []
     var any = false
 
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, TargetListOptions>) -> [OptionDeclaration<Outer>] {
         [
             .member(
-                .value(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
-                    $0.file = $1
+                .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
+                    $0.files.append($1)
                 }, in: group),
             .member(
                 .flag(long: "any", help: "With several targets: succeed when any one is reachable, not only when all are.") {

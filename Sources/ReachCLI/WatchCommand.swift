@@ -51,7 +51,8 @@ struct WatchOptions: Equatable {
             OperandName("targets", help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
         ) { $0.targets.append($1) },
         options: [
-            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 },
+            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 }
+                .offering(["reachable", "unreachable"]),
             // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
             .value(
                 long: "timeout", .unconditional, valueName: "duration",
@@ -103,7 +104,7 @@ struct WatchOptions: Equatable {
 
     private func plan() throws -> Plan {
         // No target: the internet; one: as today; several (or a list): one stream for all.
-        let texts = targets.isEmpty && targetList.file == nil ? nil : try TargetList.gather(targets, from: targetList.file)
+        let texts = targets.isEmpty && targetList.files.isEmpty ? nil : try TargetList.gather(targets, from: targetList.files)
         let watchTargets = try texts.map { try $0.map(parsedTarget) } ?? [parsedTarget(nil)]
         if watchTargets.count > 1 && !probes.specs.isEmpty {
             throw UsageError("--probe watches one target; several targets are watched by their routes")

@@ -232,6 +232,12 @@ extension CommandLineDeclaration {
         }
         let shown = PrintableText.escaped(word ?? spelled)
         let what = word.map { _ in "unknown option '\(PrintableText.escaped(spelled))' in '\(shown)'" } ?? "unknown option '\(shown)'"
+        // A peer's letter that reach reads otherwise, or not at all: the option that does its job.
+        for option in options {
+            if let peer = option.name.peer, peer.spelled == spelled {
+                return UsageError("\(about.context)\(what); \(peer.tool)'s \(peer.spelled) is '\(option.name.spelled)'")
+            }
+        }
         if let nearest = Suggestion.nearest(to: spelled, among: candidates) {
             return UsageError("\(about.context)\(what); did you mean '\(nearest)'?")
         }

@@ -6,11 +6,20 @@ public struct CompletionProgram: Sendable {
     public let commands: [CommandSummary]
     /// Options of the program itself, completed before a command (`--help`, `--version`).
     public let programOptions: [String]
+    /// The command a command line without one runs (`reach --json` is `reach status --json`):
+    /// its options are completed where a command could stand, and after an option there.
+    public let defaultCommand: String?
 
-    public init(name: String, commands: [CommandSummary], programOptions: [String]) {
+    public init(name: String, commands: [CommandSummary], programOptions: [String], defaultCommand: String? = nil) {
         self.name = name
         self.commands = commands
         self.programOptions = programOptions
+        self.defaultCommand = defaultCommand
+    }
+
+    /// The default command's summary, if there is one.
+    var defaultSummary: CommandSummary? {
+        commands.first { $0.about.name == defaultCommand }
     }
 
     /// Whether the program has commands (`reach ping`) or is one (`reach-exporter`).
@@ -20,6 +29,10 @@ public struct CompletionProgram: Sendable {
 /// Shell completion scripts for bash, zsh and fish, written from the declarations: every
 /// command, every option that help lists, and file names after an option whose value is one.
 public enum Completions {
+    /// The option that prints a script, and the shells it takes.
+    static let scriptOption = "--generate-completion-script"
+    static let shells = ["bash", "zsh", "fish"]
+
     public static func script(for shell: String, program: CompletionProgram) throws(UsageError) -> String {
         switch shell {
         case "bash": return bash(program)
@@ -32,6 +45,16 @@ public enum Completions {
     /// An option's value is a file name (`--targets-from <file>`, `--textfile <path>`).
     static func takesFile(_ option: OptionName) -> Bool {
         option.valueName == "file" || option.valueName == "path"
+    }
+
+    /// An option's value is a link's name (`-I <interface>`, `--oif <interface>`).
+    static func takesInterface(_ option: OptionName) -> Bool {
+        option.valueName == "interface"
+    }
+
+    /// A value the script completes by itself: a file, a link, or one of the choices.
+    static func completesValue(_ option: OptionName) -> Bool {
+        takesFile(option) || takesInterface(option) || !option.choices.isEmpty
     }
 
     static func shown(_ command: CommandSummary) -> [OptionName] {
@@ -60,24 +83,22 @@ public enum Completions {
             text += "    for ((index = 1; index < COMP_CWORD; index++)); do\n"
             text += "        case \"${COMP_WORDS[index]}\" in \(names)) command=${COMP_WORDS[index]}; break ;; esac\n"
             text += "    done\n"
+            if let defaultCommand = program.defaultCommand {
+                // An option first: the default command's line (`reach -4 --flags`).
+                text += "    [[ -z $command && COMP_CWORD -gt 1 && ${COMP_WORDS[1]} == -* ]] && command=\(defaultCommand)\n"
+            }
         } else {
             text += "    command=\(program.name)\n"
         }
         text += "    case \"$command:$previous\" in\n"
-        for command in program.commands {
-            let files = shown(command).filter(takesFile).flatMap(spellings)
-            let values = shown(command).filter { $0.takesValue && !takesFile($0) }.flatMap(spellings)
-            if !files.isEmpty {
-                text += "        \(command.about.name):\(files.joined(separator: "|\(command.about.name):")))\n"
-                text += "            mapfile -t COMPREPLY < <(compgen -f -- \"$current\"); return ;;\n"
-            }
-            if !values.isEmpty {
-                text += "        \(command.about.name):\(values.joined(separator: "|\(command.about.name):"))) COMPREPLY=(); return ;;\n"
-            }
+        if program.programOptions.contains(scriptOption) {
+            text += "        *:\(scriptOption)) " + bashReply(shells.joined(separator: " "))
         }
+        for command in program.commands { text += bashValueCases(command) }
         text += "    esac\n    case \"$command\" in\n"
         if program.hasCommands {
-            let words = program.commands.map(\.about.name) + ["help"] + program.programOptions
+            let options = program.defaultSummary.map { shown($0).flatMap(spellings) } ?? []
+            let words = program.commands.map(\.about.name) + ["help"] + program.programOptions + options
             text += "        \"\") words=\"\(words.joined(separator: " "))\" ;;\n"
         }
         for command in program.commands {
@@ -90,6 +111,37 @@ public enum Completions {
         return text
     }
 
+    /// The end of a case that offers `words` (compgen expands them: `$(...)` is run).
+    static func bashReply(_ words: String) -> String {
+        "mapfile -t COMPREPLY < <(compgen -W \"\(words)\" -- \"$current\"); return ;;\n"
+    }
+
+    /// The `command:option)` cases of one command: a file name, a link name (as
+    /// /sys/class/net lists them), one of the choices, or nothing to offer.
+    static func bashValueCases(_ command: CommandSummary) -> String {
+        let name = command.about.name
+        func pattern(_ options: [OptionName]) -> String {
+            options.flatMap(spellings).map { "\(name):\($0)" }.joined(separator: "|")
+        }
+        var text = ""
+        let files = shown(command).filter(takesFile)
+        if !files.isEmpty {
+            text += "        \(pattern(files)))\n            mapfile -t COMPREPLY < <(compgen -f -- \"$current\"); return ;;\n"
+        }
+        let interfaces = shown(command).filter(takesInterface)
+        if !interfaces.isEmpty {
+            text += "        \(pattern(interfaces)))\n"
+            text += "            " + bashReply("$(command ls /sys/class/net 2>/dev/null)")
+        }
+        for option in shown(command) where !option.choices.isEmpty && !takesFile(option) && !takesInterface(option) {
+            text += "        \(pattern([option])))\n"
+            text += "            " + bashReply(option.choices.joined(separator: " "))
+        }
+        let values = shown(command).filter { $0.takesValue && !completesValue($0) }
+        if !values.isEmpty { text += "        \(pattern(values))) COMPREPLY=(); return ;;\n" }
+        return text
+    }
+
     // MARK: zsh (zshcompsys(1): #compdef, _arguments, _describe)
 
     static func zsh(_ program: CompletionProgram) -> String {
@@ -99,7 +151,7 @@ public enum Completions {
             text += "\(function(program))_\(command.about.name.replacingDashes())() {\n    _arguments -s"
             for option in shown(command) {
                 let help = zshEscaped(option.help ?? "")
-                let value = option.valueName.map { ":\(zshEscaped($0)):" + (takesFile(option) ? "_files" : " ") } ?? ""
+                let value = option.valueName.map { ":\(zshEscaped($0)):" + zshAction(option) } ?? ""
                 let repeats = option.repeats ? "*" : ""
                 for spelling in spellings(option) {
                     text += " \\\n        '\(repeats)\(spelling)[\(help)]\(value)'"
@@ -112,12 +164,24 @@ public enum Completions {
             text += "\n}\n"
         }
         if program.hasCommands {
-            text += "\(function(program))() {\n    local state line\n    local -a commands=(\n"
+            text += "\(function(program))() {\n"
+            if let defaultCommand = program.defaultCommand {
+                // An option where the command would stand: the default command's line.
+                let defaultFunction = "\(function(program))_\(defaultCommand.replacingDashes())"
+                let optionFirst = "(( CURRENT > 2 )) && [[ $words[2] == -* && $words[2] != \(scriptOption) ]]"
+                text += "    if \(optionFirst); then \(defaultFunction); return; fi\n"
+                let extra = program.programOptions.filter { $0 != "--help" }.joined(separator: " ")
+                text += "    if (( CURRENT == 2 )) && [[ $PREFIX == -* ]]; then compadd -- \(extra); \(defaultFunction); return; fi\n"
+            }
+            text += "    local state line\n    local -a commands=(\n"
             for command in program.commands {
                 text += "        '\(command.about.name):\(zshEscaped(command.about.abstract))'\n"
             }
             text += "        'help:Show subcommand help information.'\n    )\n"
             text += "    _arguments -C '(- *)--version[Show the version.]' '(- *)'{-h,--help}'[Show help information.]' \\\n"
+            if program.programOptions.contains(scriptOption) {
+                text += "        '(- *)\(scriptOption)[Print the completion script.]:shell:(\(shells.joined(separator: " ")))' \\\n"
+            }
             text += "        '1: :->command' '*:: :->arguments'\n"
             text += "    case $state in\n"
             text += "        command) _describe 'command' commands ;;\n"
@@ -132,6 +196,15 @@ public enum Completions {
         }
         text += "\(function(program)) \"$@\"\n"
         return text
+    }
+
+    /// What completes an option's value in an _arguments spec: files, the links
+    /// (`_net_interfaces`), the choices, or nothing (a space).
+    static func zshAction(_ option: OptionName) -> String {
+        if takesFile(option) { return "_files" }
+        if takesInterface(option) { return "_net_interfaces" }
+        if !option.choices.isEmpty { return "(" + option.choices.map(zshEscaped).joined(separator: " ") + ")" }
+        return " "
     }
 
     /// Text inside `'...[...]'` and `:message:` of an _arguments spec.
@@ -162,16 +235,37 @@ public enum Completions {
             text += "complete -c \(program.name) -n '__fish_seen_subcommand_from help' -a '\(names)'\n"
         }
         for command in program.commands {
-            let condition = program.hasCommands ? " -n '__fish_seen_subcommand_from \(command.about.name)'" : ""
-            for option in shown(command) {
-                var line = "complete -c \(program.name)\(condition)"
-                if let letter = option.letter { line += " -s " + String(decoding: [letter], as: UTF8.self) }
-                if let long = option.long { line += " -l " + long }
-                if option.takesValue { line += takesFile(option) ? " -r -F" : " -r" }
-                text += line + " -d \(fishQuoted(option.help ?? ""))\n"
+            var conditions = program.hasCommands ? [" -n '__fish_seen_subcommand_from \(command.about.name)'"] : [""]
+            // The default command's options also where no command is given (`reach -4 --flags`).
+            if program.hasCommands && command.about.name == program.defaultCommand { conditions.append(" -n '__fish_use_subcommand'") }
+            for condition in conditions {
+                for option in shown(command) { text += "complete -c \(program.name)\(condition)" + fishOption(option) + "\n" }
             }
         }
+        if program.programOptions.contains(scriptOption) {
+            text += "complete -c \(program.name) -n '__fish_use_subcommand' -l \(scriptOption.dropFirst(2)) -x -a "
+            text += fishQuoted(shells.joined(separator: " ")) + " -d 'Print the completion script.'\n"
+        }
         return text
+    }
+
+    /// An option's names, its value (a file, a link, one of the choices) and its help.
+    static func fishOption(_ option: OptionName) -> String {
+        var line = ""
+        if let letter = option.letter { line += " -s " + String(decoding: [letter], as: UTF8.self) }
+        if let long = option.long { line += " -l " + long }
+        if option.takesValue {
+            if takesFile(option) {
+                line += " -r -F"
+            } else if takesInterface(option) {
+                line += " -x -a '(__fish_print_interfaces)'"
+            } else if !option.choices.isEmpty {
+                line += " -x -a " + fishQuoted(option.choices.joined(separator: " "))
+            } else {
+                line += " -r"
+            }
+        }
+        return line + " -d \(fishQuoted(option.help ?? ""))"
     }
 
     static func fishQuoted(_ text: String) -> String {

@@ -13,6 +13,12 @@ public struct OptionName: Sendable, Equatable {
     public let repeats: Bool
     /// The value when the option is not given, shown in help (`5s`).
     public let defaultValue: String?
+    /// The peer tool's letter for this option's job (fping's `-g` for `--generate`), where
+    /// reach does not read that letter as the peer does: an unknown option spelled so is
+    /// told this option's name.
+    public private(set) var peer: PeerOption?
+    /// The words the value may be, for completions (`-M`: do, want, dont); empty: any.
+    public private(set) var choices: [String] = []
 
     public init(letter: UInt8?, long: String?, valueName: String?, help: String?, repeats: Bool, defaultValue: String? = nil) {
         self.letter = letter
@@ -25,6 +31,20 @@ public struct OptionName: Sendable, Equatable {
 
     public var takesValue: Bool { valueName != nil }
 
+    /// The same name, its value one of `choices`.
+    func offering(_ choices: [String]) -> OptionName {
+        var named = self
+        named.choices = choices
+        return named
+    }
+
+    /// The same name, with the peer tool's letter for its job.
+    func standing(for peer: PeerOption) -> OptionName {
+        var named = self
+        named.peer = peer
+        return named
+    }
+
     /// `-c`, or `--json` when it has a long name: what an error message calls it.
     public var spelled: String {
         if let long { return "--" + long }
@@ -34,6 +54,18 @@ public struct OptionName: Sendable, Equatable {
     /// `-c <count>`, `--probe <spec>`, `--json`: the option as an error message shows it.
     public var spelledWithValue: String {
         valueName.map { spelled + " <" + $0 + ">" } ?? spelled
+    }
+}
+
+/// Another tool's spelling of an option: `fping -g`.
+public struct PeerOption: Sendable, Equatable {
+    public let tool: String
+    /// With its dash: `-g`.
+    public let spelled: String
+
+    public init(tool: String, letter: Unicode.Scalar) {
+        self.tool = tool
+        self.spelled = "-" + String(letter)
     }
 }
 
@@ -114,6 +146,18 @@ public struct OptionDeclaration<Options>: Sendable {
                 set(&options, value)
                 return true
             })
+    }
+
+    /// The same option, with the letter `tool` gives its job: `.standing(for: "fping", letter: "g")`
+    /// for `--generate`.
+    public func standing(for tool: String, letter: Unicode.Scalar) -> Self {
+        Self(name: name.standing(for: PeerOption(tool: tool, letter: letter)), setting: setting)
+    }
+
+    /// The same option, its value one of `choices` (completions offer them; the command
+    /// still checks the value, and says what it takes).
+    public func offering(_ choices: [String]) -> Self {
+        Self(name: name.offering(choices), setting: setting)
     }
 
     private static func storing(_ set: @escaping @Sendable (inout Options, String) -> Void) -> @Sendable (inout Options, String) -> Bool {

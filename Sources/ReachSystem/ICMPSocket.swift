@@ -38,6 +38,9 @@ public struct ICMPSocketOptions: Sendable, Equatable {
     public var ttl: Int?
     /// -M: IP_MTU_DISCOVER / IPV6_MTU_DISCOVER; nil leaves the kernel's default.
     public var pathMTUDiscovery: PathMTUDiscovery?
+    /// -b: SO_BROADCAST, without which the kernel refuses a send to a broadcast address
+    /// (EACCES: raw_sendmsg in net/ipv4/raw.c, ping_v4_sendmsg in net/ipv4/ping.c).
+    public var broadcast = false
     public init(interface: String? = nil, sourceAddress: IPAddress? = nil, ttl: Int? = nil) {
         self.interface = interface
         self.sourceAddress = sourceAddress
@@ -175,6 +178,7 @@ public final class ICMPSocket {
                 try System.setOption(fd, Int32(creach_sol_raw), Int32(creach_icmp_filter), mask)
             }
             if let ttl = options.ttl { try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_ttl), Int32(ttl)) }
+            if options.broadcast { try System.setOption(fd, SOL_SOCKET, SO_BROADCAST, on) }
             if let discovery = options.pathMTUDiscovery {
                 try System.setOption(fd, Int32(IPPROTO_IP), Int32(IP_MTU_DISCOVER), discovery.rawValue)
             }
@@ -477,5 +481,19 @@ extension ICMPSocketOptions {
         let failure = SocketAddress.with(target, port: 1025) { System.connect(fd, $0, $1) }  // port 1025, as iputils uses
         guard failure == nil, let name = try? System.localName(fd) else { return nil }
         return SocketAddress.address(of: name)
+    }
+
+    /// Why connecting a UDP socket toward `target` fails, if it does: the kernel's route
+    /// lookup for a send, without sending anything. `broadcast` sets SO_BROADCAST first.
+    public static func connectFailure(toward target: IPAddress, interface: String?, broadcast: Bool) -> Errno? {
+        let fd: Int32
+        switch System.openSocket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) {
+        case .success(let opened): fd = opened
+        case .failure(let errno): return errno
+        }
+        defer { System.close(fd) }
+        if let interface { _ = System.bindToDevice(fd, interface) }
+        if broadcast { _ = try? System.setOption(fd, SOL_SOCKET, SO_BROADCAST, Int32(1)) }
+        return SocketAddress.with(target, port: 1025) { System.connect(fd, $0, $1) }
     }
 }

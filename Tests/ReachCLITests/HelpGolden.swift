@@ -17,6 +17,8 @@ enum HelpGolden {
             OPTIONS:
               --version               Show the version.
               -h, --help              Show help information.
+              --generate-completion-script <shell>
+                                      Print the completion script for bash, zsh or fish.
 
             SUBCOMMANDS:
               status (default)        Is the internet reachable: the route the kernel would
@@ -76,7 +78,7 @@ enum HelpGolden {
             --json, a result) each, in the order given. Exit status: 0 all reachable
             (--any: at least one), else 2 when a name did not resolve, else 1.
 
-            USAGE: reach host [<names> ...] [--timeout <duration>] [--targets-from <file>] [--any] [-4] [-6]
+            USAGE: reach host [<names> ...] [--timeout <duration>] [--targets-from <file> ...] [--any] [-4] [-6]
             [--no-cellular] [--no-expensive] [--json] [--flags] [--quiet]
 
             ARGUMENTS:
@@ -231,12 +233,13 @@ enum HelpGolden {
             OPTIONS:
               -c <count>              Stop after sending count probes (with -w: after count
                                       replies).
-              -i <seconds>            Seconds between probes (default 1; several targets:
-                                      between any two, default 0.01); below 0.002 needs
-                                      CAP_NET_RAW.
-              -W <seconds>            Seconds to wait for each reply (default 10; several
-                                      targets: see reach(1)).
-              -w <seconds>            Stop after this many seconds, whatever is outstanding.
+              -i <seconds>            Seconds between probes, 0-86400 (default 1; several
+                                      targets: between any two, default 0.01); below 0.002
+                                      needs CAP_NET_RAW.
+              -W <seconds>            Seconds to wait for each reply, at most 86400
+                                      (default 10; several targets: see reach(1)).
+              -w <seconds>            Stop after this many seconds (0-86400), whatever is
+                                      outstanding.
               -s <bytes>              Data bytes per probe (default 56).
               -t <ttl>                IP time to live / IPv6 hop limit (1-255).
               -I <interface>          Interface name or source address.
@@ -254,10 +257,11 @@ enum HelpGolden {
                                       probe.
               -f                      Flood: as fast as replies come, at least 100 a second
                                       (needs CAP_NET_RAW).
+              -b                      Allow pinging a broadcast address (iputils -b).
               --json                  One JSON object per event, then a summary (schema in
                                       reach(1)).
-              --period <seconds>      Several targets: seconds between probes to one target
-                                      (fping -p; default 1).
+              --period <seconds>      Several targets: seconds between probes to one
+                                      target, at most 86400 (fping -p; default 1).
               --alive                 Several targets: print the targets that answered
                                       (fping -a).
               --unreachable           Several targets: print the targets that did not
@@ -275,7 +279,8 @@ enum HelpGolden {
               --loop                  Several targets: probe until interrupted, a line per
                                       probe (fping -l).
               --squiet <seconds>      Several targets: counters of the last interval every
-                                      this many seconds, on stderr (fping -Q).
+                                      this many seconds (at most 86400), on stderr (fping
+                                      -Q).
               --version               Show the version.
               -h, --help              Show help information.
             """#

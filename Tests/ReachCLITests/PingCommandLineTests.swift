@@ -45,6 +45,26 @@ final class PingCommandLineTests: XCTestCase {
     }
 
     /// iputils -p: hex digits two at a time (an odd last one a byte of its own), 1 to 16 bytes.
+    /// The documented bounds are taken, one past them refused with the range in the line.
+    func testSecondsAtTheirBounds() throws {
+        XCTAssertEqual(try PingSettings.seconds("86400", option: "-i", allowsZero: true), .seconds(86_400))
+        XCTAssertEqual(try PingSettings.seconds("0", option: "-i", allowsZero: true), .zero)
+        XCTAssertEqual(try PingSettings.seconds("0.000001", option: "-W", allowsZero: false), .nanoseconds(1000))
+        XCTAssertThrowsError(try PingSettings.seconds("86400.001", option: "-i", allowsZero: true)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "-i: '86400.001' is not a number of seconds (0-86400; such as 1 or 0.2)")
+        }
+        XCTAssertThrowsError(try PingSettings.seconds("100000", option: "--period", allowsZero: false)) { error in
+            XCTAssertEqual(
+                (error as? UsageError)?.message,
+                "--period: '100000' is not a number of seconds (more than 0, at most 86400; such as 1 or 0.2)")
+        }
+        var options = PingOptions()
+        (options.count, options.interval, options.timeout, options.deadline) = (String(Int.max), "86400", "86400", "86400")
+        let settings = try PingSettings(options)
+        XCTAssertEqual(settings.configuration.count, .max)
+        XCTAssertEqual(settings.configuration.deadline, .seconds(86_400))
+    }
+
     func testPatternBytes() {
         XCTAssertEqual(PingSettings.pattern("ff"), [0xff])
         XCTAssertEqual(PingSettings.pattern("0a1B2"), [0x0a, 0x1b, 0x02])

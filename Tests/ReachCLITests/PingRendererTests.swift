@@ -30,6 +30,9 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(renderer().header(source: nil), "PING 198.18.0.2 (198.18.0.2) 56(84) bytes of data.\n")
         let v6 = PingRenderer(targetText: "::1", address: try IPAddress.parse("::1"), payloadSize: 56)
         XCTAssertEqual(v6.header(source: nil), "PING ::1(::1) 56 data bytes\n")
+        // A name: iputils' ping6_run names the address as the replies do.
+        let named = PingRenderer(targetText: "db.test", address: try IPAddress.parse("2001:db8::1"), payloadSize: 56)
+        XCTAssertEqual(named.header(source: nil), "PING db.test(db.test (2001:db8::1)) 56 data bytes\n")
         XCTAssertEqual(
             renderer().header(source: (router, "v0")), "PING 198.18.0.2 (198.18.0.2) from 198.18.0.1 v0: 56(84) bytes of data.\n")
         XCTAssertEqual(
@@ -208,7 +211,9 @@ final class PingRendererTests: XCTestCase {
         XCTAssertEqual(object["command"] as? String, "ping")
         XCTAssertEqual(object["event"] as? String, "reply")
         XCTAssertEqual(object["seq"] as? Int, 7)
-        XCTAssertEqual(object["rtt_ms"] as? Double, 0.401321)
+        // To the whole microsecond, as the summary's figures: 401.321 us is 0.401 ms.
+        XCTAssertEqual(object["rtt_ms"] as? Double, 0.401)
+        XCTAssertTrue(text.contains(#""rtt_ms":0.401,"#), text)
         XCTAssertEqual(object["duplicate"] as? Bool, false)
         XCTAssertNil(renderer().json(.finished([PingStatistics()])), "the summary is its own object")
     }

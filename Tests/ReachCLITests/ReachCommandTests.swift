@@ -46,7 +46,7 @@ final class ReachCommandTests: XCTestCase {
                 ["host", "--timeout", "-1", "a", "--json", "b", "--timeout=300ms", "--targets-from", "-", "--any"],
                 .host(
                     HostOptions(
-                        names: ["a", "b"], timeout: "300ms", targets: TargetListOptions(file: "-", any: true),
+                        names: ["a", "b"], timeout: "300ms", targets: TargetListOptions(files: ["-"], any: true),
                         output: OutputOptions(json: true)))
             ),
             (
@@ -72,6 +72,19 @@ final class ReachCommandTests: XCTestCase {
             (["host", "--tiemout", "1", "a"], "host: unknown option '--tiemout'; did you mean '--timeout'?"),
             (["ping", "-x", "::1"], "ping: unknown option '-x' (see 'reach ping --help')"),
             (["ping", "-qx", "::1"], "ping: unknown option '-x' in '-qx'"),
+            // fping's letters that reach does not read as fping: the long option that does the job.
+            (["ping", "-g", "198.18.1.0/30"], "ping: unknown option '-g'; fping's -g is '--generate'"),
+            (["ping", "-C", "3", "a", "b"], "ping: unknown option '-C'; fping's -C is '--each-rtt'"),
+            (["ping", "-l", "a", "b"], "ping: unknown option '-l'; fping's -l is '--loop'"),
+            (["ping", "-Q", "1", "a", "b"], "ping: unknown option '-Q'; fping's -Q is '--squiet'"),
+            (["ping", "-e", "a", "b"], "ping: unknown option '-e'; fping's -e is '--elapsed'"),
+            (["ping", "-a", "a", "b"], "ping: unknown option '-a'; fping's -a is '--alive'"),
+            (["ping", "-u", "a", "b"], "ping: unknown option '-u'; fping's -u is '--unreachable'"),
+            (["ping", "-qg", "x"], "ping: unknown option '-g' in '-qg'; fping's -g is '--generate'"),
+            // A target where the command should be: the commands that take one.
+            (["198.18.1.2"], "unknown command '198.18.1.2'; for an address, 'reach addr 198.18.1.2' or 'reach ping 198.18.1.2'"),
+            (["2001:db8::1"], "unknown command '2001:db8::1'; for an address, 'reach addr 2001:db8::1' or 'reach ping 2001:db8::1'"),
+            (["db.example"], "unknown command 'db.example'; for a host name, 'reach host db.example' or 'reach ping db.example'"),
             (["ping", "-c"], "ping: -c needs a value (-c <count>)"),
             (["host", "x", "--timeout"], "host: --timeout needs a value (--timeout <duration>)"),
             (["ping", "-I", "-q", "::1"], "ping: -I needs a value (-I <interface>), and '-q' is an option"),

@@ -43,6 +43,24 @@ final class ReportRendererTests: XCTestCase {
         XCTAssertTrue(alone[3].contains(#""flags":["Reachable","IsWWAN"],"flag_string":"WR -------""#), alone[3])
     }
 
+    /// A broadcast or multicast destination is named after "reachable", in JSON as
+    /// `delivery`; a list writes it again where its neighbour has none.
+    func testDeliveryIsNamed() {
+        let v0 = LinkReport(name: "v0", index: 2, kind: .virtual, operState: .up)
+        var broadcast = PathReport(destination: address("198.18.0.255"), flags: [.reachable, .isDirect], reason: nil, link: v0)
+        broadcast.delivery = .broadcast
+        XCTAssertEqual(renderer.describe(broadcast), "reachable (broadcast) via virtual v0")
+        let one = PathReport(destination: address("198.18.0.7"), flags: [.reachable, .isDirect], reason: nil, link: v0)
+        let reports = [broadcast, one].map { ReachabilityReport(subject: .address($0.destination), paths: [$0]) }
+        XCTAssertEqual(renderer.text(reports[0]) + renderer.text(reports[1]), """
+            198.18.0.255: reachable (broadcast) via virtual v0
+            198.18.0.7: reachable via virtual v0
+
+            """)
+        XCTAssertTrue(renderer.json(reports[0], command: "addr").serialized().contains(#""delivery":"broadcast""#))
+        XCTAssertTrue(renderer.json(reports[1], command: "addr").serialized().contains(#""delivery":null"#))
+    }
+
     /// A copy goes only where a comma stands as it stood when the value was written.
     func testAMemoWritesAgainWhereTheCommaDiffers() {
         var writer = JSONWriter()

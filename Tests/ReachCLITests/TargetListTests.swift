@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 
 @testable import ReachCLI
@@ -20,15 +21,16 @@ final class TargetListTests: XCTestCase {
     /// A target from the file that is refused later (no address, no name) names its file and
     /// line; an operand's fault stays as it was.
     func testAFaultFoundLaterNamesTheFileAndLine() throws {
-        let collected = TargetList.Collected(texts: ["198.51.100.7", "198.51.100.8", "999.1.1.1"], source: "list", lineNumbers: [2, 5])
+        let collected = TargetList.Collected(
+            texts: ["198.51.100.7", "198.51.100.8", "999.1.1.1"], origins: [("list", 2), ("list", 5)])
         XCTAssertThrowsError(try collected.map(TargetArgument.address)) { error in
             XCTAssertEqual((error as? UsageError)?.message, "--targets-from list: line 5: invalid IP address '999.1.1.1'")
         }
-        let operand = TargetList.Collected(texts: ["999.1.1.1"], source: nil)
+        let operand = TargetList.Collected(texts: ["999.1.1.1"])
         XCTAssertThrowsError(try operand.map(TargetArgument.address)) { error in
             XCTAssertEqual((error as? UsageError)?.message, "invalid IP address '999.1.1.1'")
         }
-        XCTAssertEqual(try TargetList.Collected(texts: ["a", "b"], source: "list", lineNumbers: [1]).map { $0 + "!" }, ["a!", "b!"])
+        XCTAssertEqual(try TargetList.Collected(texts: ["a", "b"], origins: [("list", 1)]).map { $0 + "!" }, ["a!", "b!"])
     }
 
     func testFaultsNameTheirLine() {
@@ -44,13 +46,33 @@ final class TargetListTests: XCTestCase {
     }
 
     func testOperandsAloneAndNone() throws {
-        XCTAssertEqual(try TargetList.collect(["a", "b"], from: nil), ["a", "b"])
-        XCTAssertThrowsError(try TargetList.collect([], from: nil)) { error in
+        XCTAssertEqual(try TargetList.collect(["a", "b"], from: []), ["a", "b"])
+        XCTAssertThrowsError(try TargetList.collect([], from: [])) { error in
             XCTAssertEqual((error as? UsageError)?.message, "no target given (name one, or --targets-from FILE)")
         }
-        XCTAssertThrowsError(try TargetList.collect(Array(repeating: "a", count: 65_537), from: nil))
-        XCTAssertThrowsError(try TargetList.collect([], from: "/nonexistent/list")) { error in
+        XCTAssertThrowsError(try TargetList.collect(Array(repeating: "a", count: 65_537), from: []))
+        XCTAssertThrowsError(try TargetList.collect([], from: ["/nonexistent/list"])) { error in
             XCTAssertEqual((error as? UsageError)?.message, "--targets-from /nonexistent/list: No such file or directory")
+        }
+    }
+
+    /// --targets-from given twice: both files, in order, after the operands; a fault names
+    /// the file it is in; standard input twice is refused, not read empty the second time.
+    func testEveryFileInOrder() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reach-targets-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let first = directory.appendingPathComponent("first").path
+        let second = directory.appendingPathComponent("second").path
+        try "198.51.100.1\n198.51.100.2\n".write(toFile: first, atomically: true, encoding: .utf8)
+        try "# more\n198.51.100.3\n999.1.1.1\n".write(toFile: second, atomically: true, encoding: .utf8)
+        let collected = try TargetList.gather(["198.51.100.9"], from: [first, second])
+        XCTAssertEqual(collected.texts, ["198.51.100.9", "198.51.100.1", "198.51.100.2", "198.51.100.3", "999.1.1.1"])
+        XCTAssertThrowsError(try collected.map(TargetArgument.address)) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from \(second): line 3: invalid IP address '999.1.1.1'")
+        }
+        XCTAssertThrowsError(try TargetList.collect([], from: ["-", first, "-"])) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "--targets-from -: standard input can be read only once")
         }
     }
 

@@ -143,6 +143,14 @@ final class PathEvaluatorTests: XCTestCase {
         }
     }
 
+    /// A broadcast or multicast route type is named on the path; one host's is not.
+    func testDeliveryFollowsTheRouteType() throws {
+        for (type, delivery) in [(RouteType.broadcast, PathDelivery.broadcast), (.multicast, .multicast), (.unicast, nil), (.local, nil)] {
+            let kernel = FakeKernel(routes: [Self.destination: Self.route(type)], links: [Self.ethernet])
+            XCTAssertEqual(try PathEvaluator(kernel: kernel).evaluate(Self.destination).delivery, delivery, "\(type)")
+        }
+    }
+
     func testReportCarriesThePath() throws {
         let kernel = FakeKernel(routes: [Self.destination: Self.route(gateway: "198.18.0.254")], links: [Self.ethernet])
         let report = try PathEvaluator(kernel: kernel).evaluate(Self.destination)

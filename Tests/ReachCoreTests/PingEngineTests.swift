@@ -352,6 +352,19 @@ final class PingEngineTests: XCTestCase {
         XCTAssertFalse(engine.succeeded)
     }
 
+    /// -c's largest documented value, Int.max: the slot table's size is capped before the
+    /// one iputils' numbering adds, so the engine starts, and the deadline ends the run.
+    func testLargestCountRunsUntilTheDeadline() throws {
+        let clock = ManualClock()
+        let transport = FakeTransport(clock: clock)
+        transport.answer = { [self] _, packet, _ in [(ms, reply(to: packet))] }
+        let configuration = PingConfiguration(count: .max, interval: .nanoseconds(1000 * ms), deadline: .nanoseconds(2500 * ms))
+        let (_, engine) = try run(configuration, transport: transport, clock: clock)
+        XCTAssertEqual(engine.statistics[0].transmitted, 3)
+        XCTAssertEqual(engine.statistics[0].received, 3)
+        XCTAssertFalse(engine.hasSentAll)
+    }
+
     func testEndsTwiceTheLongestRoundTripAfterTheLastProbe() throws {
         let clock = ManualClock()
         let transport = FakeTransport(clock: clock)
@@ -591,6 +604,18 @@ final class PingEngineFpingRulesTests: XCTestCase {
     }
 
     /// A stop (Ctrl-C) ends the run at once; what was counted stays.
+    /// --loop's count, Int.max, with a target at the last index the queue holds: its probe
+    /// goes, and the queue ends there instead of trapping on the next index.
+    func testLoopEndsAtTheLastQueuedIndex() throws {
+        var configuration = counted(.max, interval: 10 * ms, period: 100 * ms, timeout: 50 * ms)
+        configuration.recordsEachProbe = false
+        var engine = PingEngine(targets: [far], identifiers: (0x4242, 0x4343), configuration: configuration)
+        engine.due[0].index = Int32.max
+        let probe = try XCTUnwrap(engine.nextProbe(now: MonotonicInstant(nanoseconds: 1_000 * ms)))
+        XCTAssertEqual(probe.probe.index, Int(Int32.max))
+        XCTAssertEqual(engine.due.count - engine.dueHead, 0, "no index past Int32.max queued")
+    }
+
     func testStopEndsTheRun() throws {
         let clock = ManualClock()
         let transport = FakeSocketGroup(clock: clock)

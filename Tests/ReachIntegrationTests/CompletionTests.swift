@@ -34,6 +34,17 @@ final class CompletionTests: XCTestCase {
         ("reach host --ti", "--timeout"),
         ("reach watch --no-c", "--no-cellular"),
         ("reach addr --o", "--oif"),
+        // A value from its choices, or a link's name (loopback is in every namespace).
+        ("reach watch --until ", "reachable"),
+        ("reach watch --until un", "unreachable"),
+        ("reach ping -M ", "want"),
+        ("reach ping -I l", "lo"),
+        ("reach addr --oif l", "lo"),
+        ("reach watch --interface l", "lo"),
+        // Bare `reach` is `reach status`: its options where a command could stand, and after one.
+        ("reach --fl", "--flags"),
+        ("reach -4 --fl", "--flags"),
+        ("reach --generate-completion-script ", "zsh"),
     ]
 
     private func shell(_ name: String) throws -> String {
@@ -47,6 +58,7 @@ final class CompletionTests: XCTestCase {
             let script = """
                 source \(directory)/reach.bash
                 read -ra COMP_WORDS <<< "$1"
+                [[ $1 == *" " ]] && COMP_WORDS+=("")
                 COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
                 _reach
                 printf '%s\\n' "${COMPREPLY[@]}"

@@ -114,6 +114,11 @@ final class FanoutPingTests: NamespaceTestCase {
         XCTAssertEqual(end["alive"] as? Int, 2)
         XCTAssertEqual(end["exit_status"] as? Int, 1)
         XCTAssertEqual(events.last?["event"] as? String, "end")
+        // One precision, the whole microsecond, in every reply and summary (as one target's).
+        let figures = JSONLines.roundTrips(events)
+        XCTAssertEqual(figures.filter { $0.event == "reply" }.count, 4)
+        XCTAssertEqual(figures.filter { $0.event == "summary" }.count, 2 * 3, "min, avg, max of the two that answered")
+        for figure in figures { XCTAssertTrue(JSONLines.isWholeMicroseconds(figure.milliseconds), "\(figure)") }
     }
 
     /// --generate lists the host addresses of a prefix as fping -g does (no network or
@@ -151,6 +156,37 @@ final class FanoutPingTests: NamespaceTestCase {
         let summaries = Self.counters(process.log.split(separator: "\n").map(String.init))
         XCTAssertEqual(summaries.count, 2, process.log)
         XCTAssertTrue(summaries.allSatisfy { $0.hasSuffix("/0% | times") }, process.log)
+    }
+
+    /// Each reply line leaves when it is made, to a pipe too: the reader has the first line
+    /// seconds before the run ends (its end of file), not at the end in one block.
+    func testLinesReachAPipeAsTheyCome() throws {
+        // The reader stamps the first line's arrival and the end of file (seconds, monotonic).
+        let reader = "read -r first; a=$(cut -d' ' -f1 /proc/uptime); cat >/dev/null; b=$(cut -d' ' -f1 /proc/uptime); "
+            + "echo \"$first\"; echo \"$a $b\""
+        let command = "'\(ReachBinary.path)' ping -c 4 --period 1 \(Self.answering) \(Self.answering6) | { \(reader); }"
+        let result = try net.client.exec(["sh", "-c", command], timeout: 20)
+        XCTAssertEqual(result.stdoutLines.count, 2, "\(result)")
+        XCTAssertTrue(result.stdoutLines.first?.contains(" : [0], 64 bytes") == true, "\(result.stdout)")
+        let stamps = (result.stdoutLines.last ?? "").split(separator: " ").compactMap { Double($0) }
+        XCTAssertEqual(stamps.count, 2, "\(result)")
+        if stamps.count == 2 { XCTAssertGreaterThan(stamps[1] - stamps[0], 2, "three periods passed after the first reply: \(result)") }
+    }
+
+    /// A reader that goes away ends the run, as for one target and as fping's SIGPIPE does:
+    /// `--loop A B | head -1` ends at the next line, not never.
+    func testEndsWhenTheReaderGoesAway() throws {
+        let targets = "\(Self.answering) \(Self.answering6)"
+        let ours = try net.client.exec(["sh", "-c", "'\(ReachBinary.path)' ping --loop \(targets) | head -1"], timeout: 10)
+        let theirs = try net.client.exec(["sh", "-c", "fping -l \(targets) | head -1"], timeout: 10)
+        for result in [ours, theirs] {
+            XCTAssertFalse(result.timedOut, "\(result)")
+            XCTAssertLessThan(result.duration, 1, "within a second: \(result)")
+            XCTAssertEqual(result.stdoutLines.count, 1, "\(result)")
+            XCTAssertTrue(result.stdout.contains(" : [0], 64 bytes"), "\(result.stdout)")
+        }
+        let counted = try net.client.exec(["sh", "-c", "'\(ReachBinary.path)' ping -c 10 \(targets) | head -1"], timeout: 20)
+        XCTAssertLessThan(counted.duration, 1, "-c 10 ends with its reader, not after ten periods: \(counted)")
     }
 
     /// Bad lists: one `reach:` line, exit 64, and not one echo sent.

@@ -120,7 +120,6 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertTrue(servers.dnsmasq.log.contains("query[A] n39.reach.test"), "the good names were asked of dnsmasq")
     }
 
-    /// --targets-from: a file (comments, blank lines, CRLF) and standard input, after the operands.
     /// `watch A B`: the first lines in the order given, even when A is a name that takes
     /// the whole lookup patience (5 s) and B an address known at once.
     func testWatchShowsTheFirstLinesInTheOrderGiven() throws {
@@ -131,6 +130,28 @@ final class ManyTargetsTests: NamespaceTestCase {
         XCTAssertTrue(result.stdoutLines.last?.contains("198.18.0.1") == true, "\(result)")
     }
 
+    /// --targets-from given twice: addr, host, ping and watch read both files, in order,
+    /// after the operands (it kept only the last file, silently).
+    func testTargetsFromTwiceReadsBothFiles() throws {
+        _ = try startDNS()
+        let first = try lab.script("first.txt", "198.18.1.2\n")
+        let second = try lab.script("second.txt", "# the router\n198.18.0.1\n")
+        let files = ["--targets-from", first, "--targets-from", second]
+        let addr = try reach(["addr", "::1"] + files + ["--json"], in: net.client)
+        XCTAssertEqual(try ReachManyJSON.decode(addr).results.map(\.target), ["::1", "198.18.1.2", "198.18.0.1"], "\(addr)")
+        let names = try lab.script("names.txt", "db.reach.test\n")
+        let host = try reach(["host", "--targets-from", names] + files + ["--json"], in: net.client)
+        XCTAssertEqual(try ReachManyJSON.decode(host).results.map(\.target), ["db.reach.test", "198.18.1.2", "198.18.0.1"], "\(host)")
+        let ping = try ReachBinary.run(["ping", "-W", "0.5"] + files, in: net.client, timeout: 15)
+        XCTAssertEqual(ping.status, 0, "\(ping)")
+        XCTAssertEqual(Set(ping.stdoutLines), ["198.18.1.2 is alive", "198.18.0.1 is alive"], "\(ping)")
+        let watch = try ReachBinary.run(["watch", "-4", "--timeout", "1s"] + files, in: net.client, timeout: 15)
+        XCTAssertEqual(watch.stdoutLines.count, 2, "\(watch)")
+        XCTAssertTrue(watch.stdoutLines.first?.contains("198.18.1.2") == true, "\(watch)")
+        XCTAssertTrue(watch.stdoutLines.last?.contains("198.18.0.1") == true, "\(watch)")
+    }
+
+    /// --targets-from: a file (comments, blank lines, CRLF) and standard input, after the operands.
     func testTargetsFromFileAndStandardInput() throws {
         _ = try startDNS()
         let path = try lab.script("targets.txt", "# the database\r\ndb.reach.test\r\n\n   gw.reach.test   # the router\n")

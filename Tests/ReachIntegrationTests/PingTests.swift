@@ -79,6 +79,9 @@ final class PingTests: NamespaceTestCase {
             XCTAssertEqual(summary["transmitted"] as? Int, 3)
             XCTAssertEqual(summary["received"] as? Int, 3)
             XCTAssertEqual(summary["exit_status"] as? Int, 0)
+            let figures = JSONLines.roundTrips(JSONLines.objects(result.stdout))
+            XCTAssertEqual(figures.count, 3 + 4, "three replies, then min, avg, max and mdev")
+            for figure in figures { XCTAssertTrue(JSONLines.isWholeMicroseconds(figure.milliseconds), "\(figure)") }
         }
     }
 
@@ -200,6 +203,21 @@ final class PingTests: NamespaceTestCase {
         XCTAssertTrue(
             local.stdoutLines.contains { $0.hasPrefix("64 bytes from localhost (127.0.0.1): icmp_seq=1 ttl=64 time=") }, "\(local)")
         XCTAssertTrue(local.stdout.contains("--- localhost ping statistics ---"))
+    }
+
+    /// A name that resolves to IPv6 only: the PING header as iputils prints it, the name
+    /// inside the brackets too (`PING db.test(db.test (2001:db8:1::2)) 56 data bytes`).
+    func testIPv6NameHeaderMatchesIputils() throws {
+        let net = try ChainTopology(lab: lab)
+        // The name from the namespace's own hosts file; a resolver where nothing listens.
+        try net.client.etcFile("hosts", "127.0.0.1 localhost\n\(net.farIPv6) db.test\n")
+        try net.client.useResolver(["127.0.0.1"], options: "options timeout:1 attempts:1")
+        let ours = try ping(["-c", "1", "db.test"], in: net.client)
+        let theirs = try iputils(["-c", "1", "db.test"], in: net.client)
+        XCTAssertEqual(ours.status, 0, "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, "PING db.test(db.test (\(net.farIPv6))) 56 data bytes", "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, theirs.stdoutLines.first, "\(theirs)")
+        XCTAssertEqual(ours.stdoutLines.dropFirst().first.map(Self.shape), theirs.stdoutLines.dropFirst().first.map(Self.shape))
     }
 
     func testDeadline() throws {
@@ -333,6 +351,28 @@ final class PingTests: NamespaceTestCase {
             XCTAssertNotEqual(ours.status, 0, "\(ours)")
             XCTAssertNotEqual(theirs.status, 0, "\(theirs)")
         }
+    }
+
+    /// -c's largest documented value beside iputils (which takes LONG_MAX too): one target
+    /// and two run until -w ends them; one past it is refused in one line.
+    func testLargestDocumentedCount() throws {
+        let ns = try lab.namespace("count")
+        let largest = String(Int.max)
+        // One target: iputils' rule with -c and -w, fewer replies than the count by the
+        // deadline, exit 1. Two: fping's, every target answered, exit 0.
+        let arguments = ["-c", largest, "-w", "1", "-i", "0.2"]
+        let ours = try ping(arguments + ["127.0.0.1"], in: ns, timeout: 15)
+        let theirs = try iputils(arguments + ["127.0.0.1"], in: ns, timeout: 15)
+        XCTAssertEqual(ours.status, theirs.status, "\(ours)\n\(theirs)")
+        XCTAssertEqual(ours.status, 1, "\(ours)")
+        XCTAssertFalse(ours.stdoutLines.filter { $0.hasPrefix("64 bytes from 127.0.0.1") }.isEmpty, "\(ours)")
+        let both = try ping(arguments + ["127.0.0.1", "::1"], in: ns, timeout: 15)
+        XCTAssertEqual(both.status, 0, "\(both)")
+        XCTAssertEqual(both.stderrLines.filter { $0.contains(" : xmt/rcv/%loss = ") }.count, 2, "\(both)")
+        let past = try ping(["-c", "9223372036854775808", "127.0.0.1"], in: ns)
+        XCTAssertEqual(past.status, 64, "\(past)")
+        XCTAssertEqual(past.stdout, "")
+        XCTAssertEqual(past.stderrLines, ["reach: -c: '9223372036854775808' is not a count from 1 to \(largest)"])
     }
 
     func testBadInputIsOneLineAndExit64() throws {

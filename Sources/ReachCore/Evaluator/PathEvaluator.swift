@@ -106,7 +106,8 @@ public struct PathEvaluator {
         if reason == nil, expensive, !allowsExpensive { reason = .expensiveRefused }
         return PathReport(
             destination: destination, flags: flags, reason: reason, link: linkReport,
-            gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport, expensive: expensive)
+            gateway: route.gateway, source: route.preferredSource, underlyingLink: underlayReport, expensive: expensive,
+            delivery: PathDelivery(routeType: route.type))
     }
 
     /// A link's services' facts and its report: from the memo when the run keeps one (the

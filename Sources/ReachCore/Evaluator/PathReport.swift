@@ -19,6 +19,24 @@ public struct LinkReport: Hashable, Sendable {
     }
 }
 
+/// A destination that is not one host: the kernel's route type says the packet goes to
+/// every host of a subnet, or to a group (RTN_BROADCAST, RTN_MULTICAST in
+/// include/uapi/linux/rtnetlink.h). Whether anyone answers is up to the hosts
+/// (net.ipv4.icmp_echo_ignore_broadcasts).
+public enum PathDelivery: String, Hashable, Sendable {
+    case broadcast
+    case multicast
+
+    /// The route type's delivery; nil for one host (unicast, local, anycast).
+    public init?(routeType: RouteType) {
+        switch routeType {
+        case .broadcast: self = .broadcast
+        case .multicast: self = .multicast
+        default: return nil
+        }
+    }
+}
+
 /// The evaluation of one destination address: flags, verdict and the path the kernel picked.
 public struct PathReport: Hashable, Sendable {
     public var destination: IPAddress
@@ -33,10 +51,12 @@ public struct PathReport: Hashable, Sendable {
     public var underlyingLink: LinkReport?
     /// Costly by the byte: over a cellular link, or one NetworkManager says is metered.
     public var expensive: Bool
+    /// A broadcast or multicast destination; nil for one host.
+    public var delivery: PathDelivery?
 
     public init(destination: IPAddress, flags: ReachabilityFlags, reason: UnreachableReason?,
                 link: LinkReport? = nil, gateway: IPAddress? = nil, source: IPAddress? = nil,
-                underlyingLink: LinkReport? = nil, expensive: Bool = false) {
+                underlyingLink: LinkReport? = nil, expensive: Bool = false, delivery: PathDelivery? = nil) {
         self.destination = destination
         self.flags = flags
         self.reason = reason
@@ -45,6 +65,7 @@ public struct PathReport: Hashable, Sendable {
         self.source = source
         self.underlyingLink = underlyingLink
         self.expensive = expensive
+        self.delivery = delivery
     }
 
     public var family: AddressFamily { destination.family }

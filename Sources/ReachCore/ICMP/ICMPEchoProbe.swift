@@ -46,7 +46,7 @@ public struct ICMPEchoProbe: Sendable {
             case .icmpError(let error):
                 outcome.failure = "From \(error.from): \(error.text)"
             case .sendFailed(_, let errno):
-                outcome.failure = "\(address): \(UnreachableReason.describe(refusal: errno))"
+                outcome.failure = "\(address): \(AccessRefusal.describe(errno, toward: address))"
                 outcome.refusal = errno
             case .localError(_, let errno, _):
                 outcome.failure = "\(address): \(errno)"

@@ -90,8 +90,9 @@ public struct PingEngine {
         // Room for the run's probes up front, up to a full sequence space (-c may be as large
         // as Int.max): grown by doubling, a flood's table was copied at each doubling. Slots
         // are indexed by sequence, and iputils' start at 1: one more.
+        // Capped before the one is added: -c 9223372036854775807 is a documented count.
         let (total, overflow) = targets.count.multipliedReportingOverflow(by: probes)
-        slots.reserveCapacity(overflow ? 0x10000 : min(0x10000, max(1, total) + firstNumber))
+        slots.reserveCapacity(overflow || total >= 0x10000 ? 0x10000 : max(1, total) + firstNumber)
         if configuration.rules == .fping {
             due.reserveCapacity(targets.count)
             for target in targets.indices { due.append((.atOnce, Int32(target), 0)) }
@@ -177,7 +178,9 @@ public struct PingEngine {
             dueHead = 0
         }
         if firstDue == nil { firstDue = now }
-        if let count = configuration.count, Int(entry.index) + 1 < count, let start = firstDue {
+        // The queue keeps 32-bit indexes: --loop (a count of Int.max) ends a target's probes
+        // at Int32.max rather than trap adding one to it.
+        if let count = configuration.count, Int(entry.index) + 1 < min(count, Int(Int32.max)), let start = firstDue {
             let base = entry.time == .atOnce ? start : entry.time
             due.append((base + configuration.period, entry.target, entry.index + 1))
         }

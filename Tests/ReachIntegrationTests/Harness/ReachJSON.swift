@@ -46,7 +46,7 @@ struct ReachJSON: Decodable, Equatable {
     struct Path: Decodable, Equatable {
         static let keys: Set<String> = [
             "address", "family", "reachable", "flags", "flag_string", "reason", "link", "underlying_link", "gateway", "source",
-            "expensive",
+            "expensive", "delivery",
         ]
         /// Apple's names in bit order (SCNetworkReachabilityFlags 1<<0 ... 1<<18): the JSON's order.
         static let bitOrder = [
@@ -71,13 +71,15 @@ struct ReachJSON: Decodable, Equatable {
         var gateway: String?
         var source: String?
         var expensive: Bool
+        /// "broadcast" or "multicast"; nil for one host.
+        var delivery: String?
 
         enum CodingKeys: String, CodingKey {
             case address, family, reachable, flags
             case flagString = "flag_string"
             case reason, link
             case underlyingLink = "underlying_link"
-            case gateway, source, expensive
+            case gateway, source, expensive, delivery
         }
     }
 
@@ -192,6 +194,9 @@ struct ReachJSON: Decodable, Equatable {
                 XCTAssertGreaterThan(link.index, 0, file: file, line: line)
                 XCTAssertEqual(link.cellular != nil, link.kind == "cellular", "cellular facts exactly on a cellular link",
                                file: file, line: line)
+            }
+            if let delivery = path.delivery {
+                XCTAssertTrue(["broadcast", "multicast"].contains(delivery), "delivery \(delivery)", file: file, line: line)
             }
             if path.link?.kind == "cellular" || path.underlyingLink?.kind == "cellular" {
                 XCTAssertTrue(path.expensive, "a cellular path is expensive", file: file, line: line)
