@@ -64,17 +64,17 @@ echo
 echo "test-flakes: $runs run(s) of --filter $filter on the $build build in $(( $(date +%s) - started )) s" \
     "(load: ${FLAKE_LOAD:-0})"
 # XCTest's lines (swift-corelibs-xctest): "Test Case 'Suite.test' passed|failed (N seconds)".
-awk -v runs="$runs" '
+awk '
     /^Test Case .* (passed|failed) \(/ {
         name = $3; gsub(/\047/, "", name)
         seen[name]++
         if ($4 == "failed") failed[name]++
     }
-    /^test-flakes: run [0-9]+ exit / && $NF != 0 { exits++ }
+    /^test-flakes: run [0-9]+ exit / { finished++; if ($NF != 0) exits++ }
     END {
         printf "%-72s %5s %8s\n", "test", "runs", "failures"
         for (name in failed) { printf "%-72s %5d %8d\n", name, seen[name], failed[name]; any = 1 }
-        if (!any) printf "%-72s %5s %8d\n", "(no test failed; " length(seen) " tests ran)", runs, 0
-        if (exits) printf "%-72s %5d %8d\n", "(runs that exited non-zero)", runs, exits
+        if (!any) printf "%-72s %5d %8d\n", "(no test failed; " length(seen) " tests ran)", finished, 0
+        if (exits) printf "%-72s %5d %8d\n", "(runs that exited non-zero)", finished, exits
         exit (any || exits) ? 1 : 0
     }' "$logs/$build"-*.log
