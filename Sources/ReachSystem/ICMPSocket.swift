@@ -475,25 +475,36 @@ extension ICMPSocketOptions {
     /// The source address the kernel would use toward `target` (through `interface`),
     /// learned as iputils does: connect a UDP socket (no packet is sent) and read it back.
     public static func sourceAddress(toward target: IPAddress, interface: String?) -> IPAddress? {
-        guard let fd = try? System.socket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) else { return nil }
-        defer { System.close(fd) }
-        if let interface { _ = System.bindToDevice(fd, interface) }
-        let failure = SocketAddress.with(target, port: 1025) { System.connect(fd, $0, $1) }  // port 1025, as iputils uses
-        guard failure == nil, let name = try? System.localName(fd) else { return nil }
-        return SocketAddress.address(of: name)
+        withConnectedUDPSocket(toward: target, interface: interface, broadcast: false) { connected in
+            guard case .success(let fd) = connected, let name = try? System.localName(fd) else { return nil }
+            return SocketAddress.address(of: name)
+        }
     }
 
     /// Why connecting a UDP socket toward `target` fails, if it does: the kernel's route
     /// lookup for a send, without sending anything. `broadcast` sets SO_BROADCAST first.
     public static func connectFailure(toward target: IPAddress, interface: String?, broadcast: Bool) -> Errno? {
+        withConnectedUDPSocket(toward: target, interface: interface, broadcast: broadcast) { connected in
+            guard case .failure(let errno) = connected else { return nil }
+            return errno
+        }
+    }
+
+    /// A UDP socket connected toward `target` as iputils connects its probe socket (port
+    /// 1025; connect(2) only asks the route, it sends nothing): `body` is given the socket,
+    /// or the errno socket(2) or connect(2) failed with. The socket is closed after.
+    private static func withConnectedUDPSocket<Answer>(
+        toward target: IPAddress, interface: String?, broadcast: Bool, _ body: (Result<Int32, Errno>) -> Answer
+    ) -> Answer {
         let fd: Int32
         switch System.openSocket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) {
         case .success(let opened): fd = opened
-        case .failure(let errno): return errno
+        case .failure(let errno): return body(.failure(errno))
         }
         defer { System.close(fd) }
         if let interface { _ = System.bindToDevice(fd, interface) }
         if broadcast { _ = try? System.setOption(fd, SOL_SOCKET, SO_BROADCAST, Int32(1)) }
-        return SocketAddress.with(target, port: 1025) { System.connect(fd, $0, $1) }
+        if let failure = SocketAddress.with(target, port: 1025, { System.connect(fd, $0, $1) }) { return body(.failure(failure)) }
+        return body(.success(fd))
     }
 }
