@@ -21,6 +21,7 @@ final class PingerTests: XCTestCase {
     }
 
     override func tearDown() {
+        isolation?.remove()
         isolation = nil
         super.tearDown()
     }

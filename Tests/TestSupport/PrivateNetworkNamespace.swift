@@ -38,6 +38,13 @@ public final class PrivateNetworkNamespace: @unchecked Sendable {
 
     deinit {
         close(descriptor)
+        remove()
+    }
+
+    /// Takes the name away (`ip netns delete`): the namespace itself ends with its last
+    /// socket. A test calls it in tearDown, since a pinger's transport opener, which holds
+    /// this object, may outlive the test.
+    public func remove() {
         _ = try? Self.ip(["netns", "delete", name])
     }
 
