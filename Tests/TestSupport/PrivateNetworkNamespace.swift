@@ -16,6 +16,8 @@ public final class PrivateNetworkNamespace: @unchecked Sendable {
     public let name: String
     // Read-only after init; setns takes it from any thread.
     private let descriptor: Int32
+    /// The name was taken away already (tearDown, then deinit): not asked of `ip` twice.
+    private var removed = false
 
     /// A new namespace with loopback up, or nil when this process may not make one (not root).
     public static func make() -> PrivateNetworkNamespace? {
@@ -45,6 +47,8 @@ public final class PrivateNetworkNamespace: @unchecked Sendable {
     /// socket. A test calls it in tearDown, since a pinger's transport opener, which holds
     /// this object, may outlive the test.
     public func remove() {
+        guard !removed else { return }
+        removed = true
         _ = try? Self.ip(["netns", "delete", name])
     }
 
