@@ -58,6 +58,10 @@ printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport Reach
 printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
 printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Prometheus\nimport ReachCLI\n' \
     >"$tree/Sources/ReachExporterProbes/Probe.swift"
+# Rule 3: ReachExporterProbes stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO; each
+# import is named once, by the first rule it breaks.
+printf 'import ReachSystem\nimport ReachRegex\nimport NIOSSL\nimport ReachCommandLine\n@testable import ReachExporterSystem\nimport CZlib\nimport Glibc\n' \
+    >"$tree/Sources/ReachExporterProbes/DNS.swift"
 printf 'import ReachExporterProbes\n' >"$tree/Sources/ReachCore/Probes.swift"
 # Rule 1: libyaml and libcrypt only through ReachExporterSystem, which stands on C alone.
 printf 'import Glibc\nimport CYAML\nimport CCrypt\nimport ReachSystem\nimport CReachShims\n' >"$tree/Sources/ReachExporterSystem/YAML.swift"
@@ -73,6 +77,9 @@ _ = try TCPConnection.connect(to: address, port: 80, deadline: deadline)  // a U
 let socket = try ICMPSocket(family: .ipv4)
 let events: PollEvents = [.readable, .writable]
 let group = try ICMPSocketGroup(families: [.ipv4]), bus = try UnixStreamSocket(path: "/run/dbus")
+let dns = try UDPConnection.connect(to: address, port: 53)
+let opened = try FileDescriptor.socket(.ipv4, .datagram)
+let descriptorNumber: FileDescriptorNumber = 3, connections: [UDPConnectionPool] = []
 EOF
 printf 'let socket = try ICMPSocket(family: address.family)\n_ = try Poll.wait(fd, for: .readable, timeoutMilliseconds: 0)\n' \
     >"$tree/Sources/ReachExporter/ExporterProber.swift"
@@ -158,11 +165,17 @@ Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point 
 Sources/ReachCore/Probes.swift:1: imports ReachExporterProbes outside the exporter (kept out of the reach binary)
 Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
 Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
-Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
-Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
-Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
-Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
-Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)
+Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:4: names ICMPSocket in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:6: names ICMPSocketGroup in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:7: names UDPConnection in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporter/Sockets.swift:8: names FileDescriptor in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
+Sources/ReachExporterProbes/DNS.swift:4: imports ReachCommandLine from ReachExporterProbes (it stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO)
+Sources/ReachExporterProbes/DNS.swift:5: imports ReachExporterSystem from ReachExporterProbes (it stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO)
+Sources/ReachExporterProbes/DNS.swift:6: imports CZlib outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
+Sources/ReachExporterProbes/DNS.swift:7: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachExporterProbes/Probe.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachExporterProbes/Probe.swift:5: imports Prometheus outside the exporter (kept out of the reach binary)
 Sources/ReachExporterProbes/Probe.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)

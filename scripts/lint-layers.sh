@@ -24,14 +24,18 @@
 #    Prometheus only in Sources/reach-exporter and Sources/ReachExporter (the
 #    exporter's decisions and its probes' blackbox_exporter shape: no NIO there either);
 #    ReachExporter imported only by Sources/reach-exporter, ReachExporterProbes only by the
-#    exporter's two modules; ReachExporterProbes imports neither of them nor Prometheus;
-#    none of the three imports ReachCLI. ReachRegex (the exporter's RE2 engine) is imported
+#    exporter's two modules; none of the three imports ReachCLI. Of the project's modules,
+#    ReachExporterProbes (the probes' I/O: connections, DNS, TLS, HTTP/2) imports ReachCore,
+#    ReachSystem and ReachRegex only: no ReachExporter, ReachExporterSystem, ReachCommandLine,
+#    Prometheus or C module (blackbox's shape and the command line are ReachExporter's, the
+#    system calls ReachSystem's). ReachRegex (the exporter's RE2 engine) is imported
 #    only by the exporter's three modules and imports nothing itself (standard library only).
-#    Sources/ReachExporter opens no socket of its own: its code names none of ReachSystem's
-#    socket types (NetlinkSocket, TCPConnection, UnixStreamSocket, ICMPSocket,
-#    ICMPSocketGroup, Poll); the probes it runs are ReachCore's, the ones `reach` runs. One
-#    exception: ExporterProber.swift's icmp module opens its ICMPSocket itself, to time the
-#    set-up phase as blackbox_exporter does, and hands it to ReachCore's ICMPEchoProbe.
+#    Sources/ReachExporter opens no socket of its own: its code names none of the socket
+#    types (ReachSystem's FileDescriptor, NetlinkSocket, TCPConnection, UnixStreamSocket,
+#    ICMPSocket, ICMPSocketGroup, Poll; ReachExporterProbes' UDPConnection); the probes it
+#    runs are ReachCore's and ReachExporterProbes'. One exception: ExporterProber.swift's
+#    icmp module opens its ICMPSocket itself, to time the set-up phase as blackbox_exporter
+#    does, and hands it to ReachCore's ICMPEchoProbe.
 #    The exporter's own files import no Foundation, as everywhere in Sources.
 # 4. Comments and docs cite only what a clone holds: no reference document kept outside
 #    the repository (its name or its section signs), no path into a shared directory, no
@@ -56,7 +60,7 @@ text_files() {
 # link is 1 for a Markdown link (resolved from the file's directory only).
 scan() {
     LC_ALL=C awk '
-    function violation(rule) { printf "%s:%d: %s\n", FILENAME, FNR, rule }
+    function violation(rule) { printf "%s:%d: %s\n", FILENAME, FNR, rule; reported++ }
 
     # The module a Swift import line names, or "" when the line is no import.
     function imported(line,    words, n, i, word) {
@@ -139,6 +143,7 @@ scan() {
     }
 
     swift && (module = imported($0)) != "" {
+        before = reported
         if (module ~ /^(Glibc|Musl)$/ && FILENAME !~ /^(Sources\/(ReachSystem|ReachExporterSystem)|Fuzz|Tests)\//)
             violation("imports " module " outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)")
         if (module ~ /^(CReachShims|CLibcap)$/ && FILENAME !~ /^(Sources\/ReachSystem|Fuzz|Tests)\//)
@@ -147,7 +152,7 @@ scan() {
             violation("imports " module " outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)")
         if (module ~ /^(Reach|CReach|CLibcap)/ && FILENAME ~ /^Sources\/ReachExporterSystem\//)
             violation("imports " module " from ReachExporterSystem (it stands on the C libraries alone)")
-        if (module == "ReachExporterSystem" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
+        if (module == "ReachExporterSystem" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
             violation("imports ReachExporterSystem outside the exporter (kept out of the reach binary)")
         if (module == "ReachCommandLine" && FILENAME ~ /^Sources\/(ReachCore|ReachSystem)\//)
             violation("imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)")
@@ -173,16 +178,20 @@ scan() {
             violation("imports " module " from ReachRegex (it stands on the standard library alone)")
         if (module == "ReachCLI" && FILENAME ~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
+        # What the rules above have not said already: any other module of the project.
+        if (FILENAME ~ /^Sources\/ReachExporterProbes\// && reported == before && module !~ /^(ReachCore|ReachSystem|ReachRegex)$/ &&
+            module ~ /^(Reach|CReach|CLibcap|CYAML|CCrypt|CZlib|CBrotli|Prometheus)/)
+            violation("imports " module " from ReachExporterProbes (it stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO)")
     }
 
     swift && FILENAME ~ /^Sources\/ReachExporter\// && $0 !~ /^[ \t]*\/\// {
         code = $0
         sub(/\/\/.*/, "", code)
-        if (match(code, /(^|[^A-Za-z0-9_])(NetlinkSocket|TCPConnection|UnixStreamSocket|ICMPSocket|ICMPSocketGroup|Poll)([^A-Za-z0-9_]|$)/)) {
+        if (match(code, /(^|[^A-Za-z0-9_])(FileDescriptor|NetlinkSocket|TCPConnection|UDPConnection|UnixStreamSocket|ICMPSocket|ICMPSocketGroup|Poll)([^A-Za-z0-9_]|$)/)) {
             name = substr(code, RSTART, RLENGTH)
             gsub(/[^A-Za-z0-9_]/, "", name)
             if (!(name == "ICMPSocket" && FILENAME == "Sources/ReachExporter/ExporterProber.swift"))
-                violation("names " name " in Sources/ReachExporter (its probes are in ReachCore: it opens no socket of its own)")
+                violation("names " name " in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)")
         }
     }
 
