@@ -18,8 +18,8 @@ import PackageDescription
 //   ReachRegex       an RE2 engine (Go's regexp: syntax, leftmost-first, linear time) for the
 //                    exporter's patterns; standard library only; not linked into `reach`
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
-//   ReachSystem      the only Swift module of `reach` that calls the C library: sockets,
-//                    clocks, libcap
+//   ReachSystem      the only Swift module of `reach` that calls the C library: sockets
+//                    (each descriptor owned by one FileDescriptor), clocks, libcap
 //   ReachExporterSystem  the exporter's own C calls, kept out of `reach`'s binary and
 //                    start-up: libyaml (blackbox.yml), crypt_r(3) (basic_auth_users), zlib
 //                    and libbrotli (the http prober's compression)

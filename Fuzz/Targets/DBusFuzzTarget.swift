@@ -36,7 +36,7 @@ public func fuzzDBus(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
 private final class ReplayedStream: DBusTransport {
     private var pending: [UInt8]?
     init(_ bytes: [UInt8]) { pending = bytes }
-    var fileDescriptor: Int32 { -1 }
+    var fileDescriptor: FileDescriptor.Number { -1 }
     func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool { true }
     func receiveAvailable() -> [UInt8]? {
         defer { pending = [] }

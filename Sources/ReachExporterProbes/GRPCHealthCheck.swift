@@ -91,7 +91,7 @@ public struct GRPCHealthCheck: Sendable {
                         try channel.pipeline.syncOperations.addHandler(CloseOnConnectionError())
                     }
                 }
-                .withConnectedSocket(connection.releaseDescriptor()).wait()
+                .withConnectedSocket(connection.releaseDescriptor().rawValue).wait()
         } catch {
             return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: "the HTTP/2 connection could not start: \(error)")
         }

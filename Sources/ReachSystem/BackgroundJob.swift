@@ -6,33 +6,21 @@
 // after the pipe is readable; the pipe orders the two, which Swift cannot see.
 public final class BackgroundJob<Value: Sendable>: @unchecked Sendable {
     /// Readable once the work has finished.
-    public let readinessDescriptor: Int32
-    private let writeDescriptor: Int32
+    private let pipe: Pipe
+    public var readinessDescriptor: FileDescriptor.Number { pipe.read.number }
     private let work: @Sendable () -> Value
     private var value: Value?
 
     public init(_ work: @escaping @Sendable () -> Value) throws(SystemCallError) {
-        let fds = try System.pipe()
-        readinessDescriptor = fds.read
-        writeDescriptor = fds.write
+        pipe = try Pipe()
         self.work = work
-        do {
-            try DetachedThread.start { [self] in self.run() }
-        } catch {
-            System.close(fds.read)
-            System.close(fds.write)
-            throw error
-        }
-    }
-
-    deinit {
-        System.close(readinessDescriptor)
-        System.close(writeDescriptor)
+        // A thread that cannot start releases this object, and the pipe with it.
+        try DetachedThread.start { [self] in self.run() }
     }
 
     private func run() {
         value = work()
-        System.writeByte(writeDescriptor, 1)
+        System.writeByte(pipe.write.rawValue, 1)
     }
 
     /// Waits up to `timeout`; nil while the work is still running.

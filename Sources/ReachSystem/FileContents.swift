@@ -7,16 +7,16 @@ public enum FileContents {
     /// The bytes of `path` (`-`: standard input), at most `limit` of them; the errno of the
     /// open(2) or read(2) that failed, or `.fileTooLarge` past `limit`.
     public static func read(_ path: String, limit: Int) -> Result<[UInt8], Errno> {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            switch System.open(path, O_RDONLY) {
-            case .success(let opened): fd = opened
-            case .failure(let errno): return .failure(errno)
-            }
+        if path == "-" { return readAll(FileDescriptor.Number.standardInput.rawValue, limit: limit) }
+        switch System.open(path, O_RDONLY) {
+        case .success(let opened):
+            let file = FileDescriptor(owning: opened)
+            return readAll(file.rawValue, limit: limit)
+        case .failure(let errno): return .failure(errno)
         }
-        defer { if fd != 0 { System.close(fd) } }
+    }
+
+    private static func readAll(_ fd: Int32, limit: Int) -> Result<[UInt8], Errno> {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {

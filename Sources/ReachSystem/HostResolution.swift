@@ -9,7 +9,7 @@ public final class HostResolution: Sendable {
     private let job: BackgroundJob<ResolutionOutcome>
 
     /// Readable once the lookup has finished (for poll loops).
-    public var readinessDescriptor: Int32 { job.readinessDescriptor }
+    public var readinessDescriptor: FileDescriptor.Number { job.readinessDescriptor }
 
     /// Starts resolving `name`; `family` nil asks for both A and AAAA.
     public init(name: String, family: AddressFamily?) throws(SystemCallError) {

@@ -19,8 +19,8 @@ public final class HostResolutionPool: @unchecked Sendable {
     private let names: [String]
     private let family: AddressFamily?
     private let timeout: TimeSpan
-    private let readDescriptor: Int32
-    private let writeDescriptor: Int32
+    /// Readable when a lookup has finished.
+    private let completions: Pipe
     private var outcomes: [ResolutionOutcome?]
     /// Lookups given up: their answer, if it ever comes, is not taken.
     private var givenUp: [Bool]
@@ -46,16 +46,9 @@ public final class HostResolutionPool: @unchecked Sendable {
         self.names = names
         self.family = family
         self.timeout = timeout
-        let fds = try System.pipe()
-        readDescriptor = fds.read
-        writeDescriptor = fds.write
+        completions = try Pipe()
         outcomes = [ResolutionOutcome?](repeating: nil, count: names.count)
         givenUp = [Bool](repeating: false, count: names.count)
-    }
-
-    deinit {
-        System.close(readDescriptor)
-        System.close(writeDescriptor)
     }
 
     /// Resolves every name, in the order given; nil for a name with no answer within
@@ -106,10 +99,10 @@ public final class HostResolutionPool: @unchecked Sendable {
             }
             if done { break }
             for _ in 0..<replace { try startThread() }
-            let ready = try Poll.wait(readDescriptor, for: .readable, timeout: max(.milliseconds(1), wait))
+            let ready = try completions.read.wait(for: .readable, timeout: max(.milliseconds(1), wait))
             if ready.contains(.readable) {
                 // Only a wake-up: the slots say what finished, and a failed read leaves the pipe readable for the next turn.
-                _ = drain.withUnsafeMutableBytes { System.read(readDescriptor, into: $0) }
+                _ = drain.withUnsafeMutableBytes { System.read(completions.read.rawValue, into: $0) }
             }
         }
         return lock.withLock { outcomes }
@@ -161,7 +154,7 @@ public final class HostResolutionPool: @unchecked Sendable {
                 return (true, !abandoned)
             }
             // Nobody drains the pipe of an abandoned pool: no byte that could fill it.
-            if notify { System.writeByte(writeDescriptor, 1) }
+            if notify { System.writeByte(completions.write.rawValue, 1) }
             if !keepGoing { return }
         }
     }

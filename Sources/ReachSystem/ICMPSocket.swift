@@ -78,11 +78,11 @@ public enum TransportInput: Sendable {
 /// is permitted (iputils' order, ping/ping.c main). `reach ping`'s system calls are made
 /// here; the engine that decides what to send and what a reply means is ReachCore's.
 public final class ICMPSocket {
-    public let fileDescriptor: Int32
+    private let socket: FileDescriptor
     public let kind: ICMPSocketKind
     public let family: AddressFamily
     public let identifier: UInt16
-    private let interruption: (read: Int32, write: Int32)
+    private let interruption: Pipe
     @exclusivity(unchecked) private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
     @exclusivity(unchecked) private var control = [UInt8](repeating: 0, count: 512)
     /// The sender of the last datagram, and its sockaddr as recvmsg gave it (zeroed, no
@@ -106,23 +106,13 @@ public final class ICMPSocket {
         self.family = family
         lastSender = IPAddress(family: family, bytes: [UInt8](repeating: 0, count: family.addressLength))!
         let opened = try Self.openSocket(family: family)
-        fileDescriptor = opened.0
+        // Owned at once: a failure below closes it with the half-made object.
+        socket = FileDescriptor(owning: opened.0)
         kind = opened.1
-        do {
-            interruption = try System.pipe()
-            identifier = try Capabilities.withNetRaw { () throws(SystemCallError) in
-                try Self.configure(opened.0, kind: opened.1, family: family, options: options)
-            }
-        } catch {
-            System.close(opened.0)
-            throw error
+        interruption = try Pipe()
+        identifier = try Capabilities.withNetRaw { () throws(SystemCallError) in
+            try Self.configure(opened.0, kind: opened.1, family: family, options: options)
         }
-    }
-
-    deinit {
-        System.close(fileDescriptor)
-        System.close(interruption.read)
-        System.close(interruption.write)
     }
 
     /// A datagram socket, else a raw one when the datagram socket is refused and CAP_NET_RAW
@@ -232,7 +222,7 @@ public final class ICMPSocket {
     public func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws(SystemCallError) -> Errno? {
         // `beforeSend` runs outside the buffer accesses: an opaque call inside them made the
         // packet and the socket be retained and released around it, per probe.
-        let descriptor = fileDescriptor
+        let descriptor = socket.rawValue
         beforeSend()
         let sent = SocketAddress.with(target) { pointer, length in
             packet.withUnsafeBytes { System.sendTo(descriptor, $0, pointer, length) }
@@ -255,7 +245,7 @@ public final class ICMPSocket {
     /// Makes a `wait` in progress (or the next one) return `.interrupted`. Safe from any
     /// thread and from a signal handler's pipe.
     public func interrupt() {
-        System.writeByte(interruption.write, InterruptSignal.Byte.stop.rawValue)
+        System.writeByte(interruption.write.rawValue, InterruptSignal.Byte.stop.rawValue)
     }
 
     /// Hits in a row before one ppoll that looks at the interruption pipe: a flood on loopback
@@ -264,7 +254,7 @@ public final class ICMPSocket {
     static let hitsBeforePoll = 1024
 
     /// The descriptor a SIGINT handler writes to, to interrupt the wait.
-    public var interruptionDescriptor: Int32 { interruption.write }
+    public var interruptionDescriptor: FileDescriptor.Number { interruption.write.number }
 
     /// Waits until input arrives or `deadline` passes (nil waits for input), and hands each
     /// input that arrived to `deliver`, in order.
@@ -285,7 +275,8 @@ public final class ICMPSocket {
         }
         // A tuple on the stack, not an array: a flood waits once per 16 echoes at least.
         var entries = (
-            pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: interruption.read, events: Int16(POLLIN), revents: 0)
+            pollfd(fd: socket.rawValue, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: interruption.read.rawValue, events: Int16(POLLIN), revents: 0)
         )
         _ = try withUnsafeMutableBytes(of: &entries) { (raw) throws(SystemCallError) in
             let set = UnsafeMutableBufferPointer(start: raw.baseAddress!.assumingMemoryBound(to: pollfd.self), count: 2)
@@ -304,7 +295,7 @@ public final class ICMPSocket {
     func readInterruptions(_ deliver: (TransportInput) -> Void) throws(SystemCallError) {
         var bytes = [UInt8](repeating: 0, count: 64)
         let count: Int
-        switch bytes.withUnsafeMutableBytes({ System.read(interruption.read, into: $0) }) {
+        switch bytes.withUnsafeMutableBytes({ System.read(interruption.read.rawValue, into: $0) }) {
         case .success(let read): count = read
         case .failure(let errno) where errno == .wouldBlock: count = 0
         case .failure(let errno): throw SystemCallError("read", errno)
@@ -316,7 +307,8 @@ public final class ICMPSocket {
     }
 
     /// Readable when `interrupt()` (or a signal handler) has written to it.
-    var interruptionReadDescriptor: Int32 { interruption.read }
+    var interruptionReadDescriptor: Int32 { interruption.read.rawValue }
+    var descriptor: Int32 { socket.rawValue }
 
     /// What recvmsg gave, as plain values; `length` < 0 when nothing was queued. Nothing
     /// in it holds a reference: an IPAddress? or QueuedError? field here made each copy and
@@ -398,7 +390,7 @@ public final class ICMPSocket {
                         message.msg_control = controlBytes.baseAddress
                         message.msg_controllen = controlBytes.count
                         let length: Int
-                        switch System.receiveMessage(fileDescriptor, &message, flags: flags) {
+                        switch System.receiveMessage(socket.rawValue, &message, flags: flags) {
                         case .success(let count):
                             length = count
                         case .failure(let errno):
@@ -496,12 +488,13 @@ extension ICMPSocketOptions {
     private static func withConnectedUDPSocket<Answer>(
         toward target: IPAddress, interface: String?, broadcast: Bool, _ body: (Result<Int32, Errno>) -> Answer
     ) -> Answer {
-        let fd: Int32
-        switch System.openSocket(target.family.kernelValue, Int32(SOCK_DGRAM.rawValue), 0) {
-        case .success(let opened): fd = opened
-        case .failure(let errno): return body(.failure(errno))
+        let socket: FileDescriptor
+        do throws(Errno) {
+            socket = try FileDescriptor.openSocket(domain: target.family.kernelValue, .datagram)
+        } catch {
+            return body(.failure(error))
         }
-        defer { System.close(fd) }
+        let fd = socket.rawValue
         if let interface { _ = System.bindToDevice(fd, interface) }
         if broadcast { _ = try? System.setOption(fd, SOL_SOCKET, SO_BROADCAST, Int32(1)) }
         if let failure = SocketAddress.with(target, port: 1025, { System.connect(fd, $0, $1) }) { return body(.failure(failure)) }

@@ -57,7 +57,7 @@ public final class ICMPSocketGroup {
 
     /// The descriptor a SIGINT handler writes to, to interrupt the wait; -1 (a write that
     /// fails harmlessly) when no socket opened.
-    public var interruptionDescriptor: Int32 { sockets.first?.interruptionDescriptor ?? -1 }
+    public var interruptionDescriptor: FileDescriptor.Number { sockets.first?.interruptionDescriptor ?? .none }
 
     public func interrupt() { sockets.first?.interrupt() }
 
@@ -69,7 +69,7 @@ public final class ICMPSocketGroup {
     /// and hands each input to `deliver` with its family.
     public func wait(until deadline: MonotonicInstant?, _ deliver: (AddressFamily, TransportInput) -> Void) throws(SystemCallError) {
         guard let first = sockets.first else { throw SystemCallError("poll (no ICMP socket open)", .addressFamilyNotSupported) }
-        var entries = sockets.map { pollfd(fd: $0.fileDescriptor, events: Int16(POLLIN), revents: 0) }
+        var entries = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         entries.append(pollfd(fd: first.interruptionReadDescriptor, events: Int16(POLLIN), revents: 0))
         _ = try entries.withUnsafeMutableBufferPointer { (set) throws(SystemCallError) in try System.poll(set, until: deadline) }
         for (socket, entry) in zip(sockets, entries) {

@@ -9,7 +9,7 @@ import Glibc
 public enum InterruptSignal {
     // nonisolated(unsafe): written once before the handlers are installed, then only read,
     // from the handlers; a signal handler can take no lock.
-    nonisolated(unsafe) static var descriptor: Int32 = -1
+    nonisolated(unsafe) static var descriptor = FileDescriptor.Number.none
 
     /// The bytes written to the pipe, as `ICMPSocket.wait` reads them. An enum's raw value
     /// is a plain switch, with no lazy initialiser to run inside a signal handler (as a
@@ -19,13 +19,14 @@ public enum InterruptSignal {
         case status = 2
     }
 
-    public static func install(writingTo descriptor: Int32) {
+    /// `descriptor` stays its owner's (the ping socket's interruption pipe); it is only written to.
+    public static func install(writingTo descriptor: FileDescriptor.Number) {
         Self.descriptor = descriptor  // set before any signal can arrive
         System.setSignalHandler(SIGINT) { _ in InterruptSignal.send(.stop) }
         System.setSignalHandler(SIGQUIT) { _ in InterruptSignal.send(.status) }
     }
 
     static func send(_ byte: Byte) {
-        System.writeByte(descriptor, byte.rawValue)
+        System.writeByte(descriptor.rawValue, byte.rawValue)
     }
 }

@@ -6,7 +6,9 @@ import CReachShims
 /// An AF_NETLINK / NETLINK_ROUTE socket (netlink(7), rtnetlink(7)) that sends and receives
 /// whole datagrams.
 public final class NetlinkSocket {
-    public let fileDescriptor: Int32
+    private let socket: FileDescriptor
+    /// What a poll loop waits on for the kernel's messages.
+    public var fileDescriptor: FileDescriptor.Number { socket.number }
     private var buffer: [UInt8]
 
     /// The multicast groups whose changes can change a reachability verdict: links,
@@ -18,33 +20,28 @@ public final class NetlinkSocket {
 
     /// Opens a route socket, subscribed to `groups` (RTNLGRP_* bits) when given.
     public init(groups: UInt32 = 0, receiveBufferSize: Int32? = nil) throws(SystemCallError) {
-        fileDescriptor = try System.socket(AF_NETLINK, Int32(SOCK_RAW.rawValue), NETLINK_ROUTE)
+        socket = try FileDescriptor.socket(domain: AF_NETLINK, .raw, protocol: NETLINK_ROUTE)
         buffer = [UInt8](repeating: 0, count: 32 * 1024)
-        do throws(SystemCallError) {
-            // Extended ACKs give the kernel's error text; harmless where unsupported.
-            try? System.setOption(fileDescriptor, SOL_NETLINK, NETLINK_EXT_ACK, Int32(1))
-            if let receiveBufferSize {
-                try System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUF, receiveBufferSize)
-            }
-            var address = sockaddr_nl()
-            address.nl_family = sa_family_t(AF_NETLINK)
-            address.nl_groups = groups
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    System.bind(fileDescriptor, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
-                }
-            }
-            if case .failure(let errno) = bound { throw SystemCallError("bind", errno) }
-        } catch {
-            System.close(fileDescriptor)
-            throw error
+        // A failure below releases this object, and the socket with it.
+        let fd = socket.rawValue
+        // Extended ACKs give the kernel's error text; harmless where unsupported.
+        try? System.setOption(fd, SOL_NETLINK, NETLINK_EXT_ACK, Int32(1))
+        if let receiveBufferSize {
+            try System.setOption(fd, SOL_SOCKET, SO_RCVBUF, receiveBufferSize)
         }
+        var address = sockaddr_nl()
+        address.nl_family = sa_family_t(AF_NETLINK)
+        address.nl_groups = groups
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                System.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_nl>.size))
+            }
+        }
+        if case .failure(let errno) = bound { throw SystemCallError("bind", errno) }
     }
 
-    deinit { System.close(fileDescriptor) }
-
     public func send(_ datagram: [UInt8]) throws(SystemCallError) {
-        if case .failure(let errno) = datagram.withUnsafeBytes({ System.send(fileDescriptor, $0) }) {
+        if case .failure(let errno) = datagram.withUnsafeBytes({ System.send(socket.rawValue, $0) }) {
             throw SystemCallError("send", errno)
         }
     }
@@ -52,15 +49,15 @@ public final class NetlinkSocket {
     /// Joins a multicast group by its RTNLGRP_* number (works for groups above 31,
     /// which the bind-time bitmask cannot name).
     public func join(group: UInt32) throws(SystemCallError) {
-        try System.setOption(fileDescriptor, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group)
+        try System.setOption(socket.rawValue, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP, group)
     }
 
     /// Sets the receive buffer: SO_RCVBUFFORCE first (root may exceed net.core.rmem_max),
     /// then SO_RCVBUF. A multicast listener with room for a burst loses nothing.
     public func setReceiveBuffer(size: Int32) {
-        if (try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUFFORCE, size)) == nil {
+        if (try? System.setOption(socket.rawValue, SOL_SOCKET, SO_RCVBUFFORCE, size)) == nil {
             // Without either, the default buffer: a burst can overrun it, which the drain takes as a change (read afresh).
-            try? System.setOption(fileDescriptor, SOL_SOCKET, SO_RCVBUF, size)
+            try? System.setOption(socket.rawValue, SOL_SOCKET, SO_RCVBUF, size)
         }
     }
 
@@ -102,7 +99,7 @@ public final class NetlinkSocket {
         }
         var vectors = [iovec](repeating: iovec(), count: slots)
         var headers = [creach_mmsghdr](repeating: creach_mmsghdr(), count: slots)
-        let descriptor = fileDescriptor
+        let descriptor = socket.rawValue
         let received: Result<Int32, Errno> = batchBuffer.withUnsafeMutableBytes { buffer in
             vectors.withUnsafeMutableBufferPointer { vectors in
                 headers.withUnsafeMutableBufferPointer { headers in
@@ -143,7 +140,7 @@ public final class NetlinkSocket {
     }
 
     private func receiveInto(flags: Int32) throws(SystemCallError) -> Int {
-        let descriptor = fileDescriptor
+        let descriptor = socket.rawValue
         switch buffer.withUnsafeMutableBytes({ System.receive(descriptor, into: $0, flags: flags) }) {
         case .success(let count): return count
         case .failure(let errno): throw SystemCallError("recv", errno)

@@ -8,16 +8,17 @@ import Glibc
 /// output that did not arrive must not end in success.
 public final class OutputChannel {
     // nonisolated(unsafe): the process's two standard streams, used from the main thread only.
-    nonisolated(unsafe) public static let standard = OutputChannel(fileDescriptor: 1)
-    nonisolated(unsafe) public static let standardError = OutputChannel(fileDescriptor: 2)
+    nonisolated(unsafe) public static let standard = OutputChannel(fileDescriptor: .standardOutput)
+    nonisolated(unsafe) public static let standardError = OutputChannel(fileDescriptor: .standardError)
 
-    public let fileDescriptor: Int32
+    /// Written to, never closed: the channel does not own it.
+    public let fileDescriptor: FileDescriptor.Number
     private var pending: [UInt8] = []
     public private(set) var readerGone = false
     /// Why a write failed, unless the reader went away (EPIPE).
     public private(set) var failure: Errno?
 
-    public init(fileDescriptor: Int32) {
+    public init(fileDescriptor: FileDescriptor.Number) {
         self.fileDescriptor = fileDescriptor
     }
 
@@ -41,9 +42,10 @@ public final class OutputChannel {
             // The lowest free number: this one.
             guard case .success(let opened) = System.open("/dev/null", O_RDONLY, closeOnExec: false) else { continue }
             if opened != entry.fd {
+                // Only the copy stays: /dev/null's first number is closed at the end of this block.
+                let original = FileDescriptor(owning: opened)
                 // A dup2(2) that fails leaves the number closed, as it was: nothing worse than before.
-                _ = System.duplicate(opened, onto: entry.fd)
-                System.close(opened)
+                _ = System.duplicate(original.rawValue, onto: entry.fd)
             }
         }
     }
@@ -58,7 +60,7 @@ public final class OutputChannel {
     /// (setvbuf(3)); a person at a terminal still sees each line as it is made. For commands
     /// that end, not for streams: a watched line must reach its reader when it happens.
     public func gatherBlocksUnlessTerminal() {
-        gathersBlocks = !System.isTerminal(fileDescriptor)
+        gathersBlocks = !System.isTerminal(fileDescriptor.rawValue)
     }
 
     /// Queues text and writes it out at once (lines reach a pipe as they are made), or,
@@ -79,7 +81,7 @@ public final class OutputChannel {
     public func flush() {
         var offset = 0
         while offset < pending.count, !readerGone {
-            let written = pending.withUnsafeBytes { System.write(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            let written = pending.withUnsafeBytes { System.write(fileDescriptor.rawValue, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             switch written {
             case .success(let count):
                 offset += count

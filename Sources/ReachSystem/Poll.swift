@@ -20,10 +20,10 @@ public struct PollEvents: OptionSet, Hashable, Sendable {
 public enum Poll {
     /// Waits until one of `entries` has an event or `timeout` passes (nil: no limit); the
     /// events that came, one set per entry, in order.
-    public static func wait(_ entries: [(descriptor: Int32, events: PollEvents)], timeout: TimeSpan?) throws(SystemCallError)
-        -> [PollEvents]
+    public static func wait(_ entries: [(descriptor: FileDescriptor.Number, events: PollEvents)], timeout: TimeSpan?)
+        throws(SystemCallError) -> [PollEvents]
     {
-        var set = entries.map { pollfd(fd: $0.descriptor, events: $0.events.rawValue, revents: 0) }
+        var set = entries.map { pollfd(fd: $0.descriptor.rawValue, events: $0.events.rawValue, revents: 0) }
         _ = try set.withUnsafeMutableBufferPointer { (buffer) throws(SystemCallError) in
             try System.poll(buffer, timeoutMilliseconds: milliseconds(timeout))
         }
@@ -32,8 +32,10 @@ public enum Poll {
 
     /// Waits for one descriptor (nil `timeout`: until it has an event): its events, empty
     /// when the time ran out.
-    public static func wait(_ descriptor: Int32, for events: PollEvents, timeout: TimeSpan?) throws(SystemCallError) -> PollEvents {
-        var entry = pollfd(fd: descriptor, events: events.rawValue, revents: 0)
+    public static func wait(_ descriptor: FileDescriptor.Number, for events: PollEvents, timeout: TimeSpan?) throws(SystemCallError)
+        -> PollEvents
+    {
+        var entry = pollfd(fd: descriptor.rawValue, events: events.rawValue, revents: 0)
         _ = try withUnsafeMutablePointer(to: &entry) { (pointer) throws(SystemCallError) in
             try System.poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeoutMilliseconds: milliseconds(timeout))
         }

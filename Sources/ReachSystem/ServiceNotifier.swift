@@ -22,17 +22,15 @@ public final class ServiceNotifier {
         }
     }
 
-    private let fileDescriptor: Int32
+    private let descriptor: FileDescriptor
     private var address: sockaddr_un
     private let length: socklen_t
 
-    private init(fileDescriptor: Int32, address: sockaddr_un, length: socklen_t) {
-        self.fileDescriptor = fileDescriptor
+    private init(descriptor: consuming FileDescriptor, address: sockaddr_un, length: socklen_t) {
+        self.descriptor = descriptor
         self.address = address
         self.length = length
     }
-
-    deinit { System.close(fileDescriptor) }
 
     /// The socket `$NOTIFY_SOCKET` names; nil when it is unset or empty, as sd_notify(3)
     /// then sends nothing and succeeds (the program was not started by a service manager
@@ -43,9 +41,10 @@ public final class ServiceNotifier {
         guard abstract || text.hasPrefix("/"),
               let (address, length) = unixAddress(path: abstract ? String(text.dropFirst()) : text, isAbstract: abstract)
         else { throw .unusableAddress(text) }
-        switch System.openSocket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0) {
-        case .success(let fd): return ServiceNotifier(fileDescriptor: fd, address: address, length: length)
-        case .failure(let errno): throw .socket(SystemCallError("socket", errno))
+        do throws(SystemCallError) {
+            return ServiceNotifier(descriptor: try FileDescriptor.socket(domain: AF_UNIX, .datagram), address: address, length: length)
+        } catch {
+            throw .socket(error)
         }
     }
 
@@ -56,7 +55,7 @@ public final class ServiceNotifier {
         let bytes = Array(assignments.joined(separator: "\n").utf8)
         let result = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bytes.withUnsafeBytes { System.sendTo(fileDescriptor, $0, socketAddress, length) }
+                bytes.withUnsafeBytes { System.sendTo(descriptor.rawValue, $0, socketAddress, length) }
             }
         }
         if case .failure(let errno) = result { return SystemCallError("sendto", errno) }

@@ -7,7 +7,9 @@ import CReachShims
 /// blocked for this thread and the threads it starts later, and the descriptor turns
 /// readable when one arrives. Create it before starting threads that must not see them.
 public final class SignalDescriptor {
-    public let fileDescriptor: Int32
+    private let descriptor: FileDescriptor
+    /// What a poll loop waits on.
+    public var fileDescriptor: FileDescriptor.Number { descriptor.number }
 
     public convenience init() throws(SystemCallError) {
         try self.init(signals: [SIGINT, SIGTERM])
@@ -18,7 +20,7 @@ public final class SignalDescriptor {
         sigemptyset(&set)
         for signal in signals { sigaddset(&set, signal) }
         try System.blockSignals(set)
-        fileDescriptor = try System.signalDescriptor(for: set)
+        descriptor = FileDescriptor(owning: try System.signalDescriptor(for: set))
     }
 
     /// SIGHUP alone, which daemons take as "read your configuration again" (`systemctl
@@ -30,17 +32,15 @@ public final class SignalDescriptor {
     /// Blocks until a signal is pending, then reads it.
     public func next() throws(SystemCallError) -> Int32 {
         while true {
-            _ = try Poll.wait(fileDescriptor, for: .readable, timeout: nil)
+            _ = try descriptor.wait(for: .readable, timeout: nil)
             if let signal = take() { return signal }
         }
     }
 
-    deinit { System.close(fileDescriptor) }
-
     /// Reads one pending signal; its number, or nil when none was pending.
     public func take() -> Int32? {
         var info = signalfd_siginfo()
-        let result = withUnsafeMutableBytes(of: &info) { System.read(fileDescriptor, into: $0) }
+        let result = withUnsafeMutableBytes(of: &info) { System.read(descriptor.rawValue, into: $0) }
         guard case .success(let count) = result, count == MemoryLayout<signalfd_siginfo>.size else { return nil }
         return Int32(info.ssi_signo)
     }

@@ -9,18 +9,19 @@ import Glibc
 /// them for its own; the descriptors are made close-on-exec.
 public enum SocketActivation {
     /// SD_LISTEN_FDS_START.
-    public static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor: FileDescriptor.Number = 3
 
-    /// The descriptors passed to this process, empty when none were.
-    public static func descriptors() -> [Int32] {
+    /// The descriptors passed to this process, empty when none were: numbers, not owners,
+    /// for the server that listens on them (SwiftNIO's channel) owns and closes them.
+    public static func descriptors() -> [FileDescriptor.Number] {
         defer {
             for name in ["LISTEN_PID", "LISTEN_FDS", "LISTEN_FDNAMES"] { unsetenv(name) }
         }
         guard let owner = System.environmentValue("LISTEN_PID").flatMap({ Int32($0) }), owner == System.processIdentifier(),
             let count = System.environmentValue("LISTEN_FDS").flatMap({ Int32($0) }), count > 0, count < 1024
         else { return [] }
-        let descriptors = (0..<count).map { firstDescriptor + $0 }
-        for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        let descriptors = (0..<count).map { FileDescriptor.Number(rawValue: firstDescriptor.rawValue + $0) }
+        for descriptor in descriptors { _ = fcntl(descriptor.rawValue, F_SETFD, FD_CLOEXEC) }
         return descriptors
     }
 }

@@ -290,8 +290,9 @@ enum System {
 
     /// Reads a small text file whole (sysfs attributes, /proc/sys); nil when it cannot be read.
     static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
-        guard case .success(let fd) = Self.open(path, O_RDONLY) else { return nil }
-        defer { Self.close(fd) }
+        guard case .success(let opened) = Self.open(path, O_RDONLY) else { return nil }
+        let file = FileDescriptor(owning: opened)
+        let fd = file.rawValue
         var buffer = [UInt8](repeating: 0, count: limit)
         var total = 0
         while total < limit {

@@ -6,21 +6,16 @@ import CReachShims
 /// A TCP client connection with every step bounded by a monotonic deadline
 /// (non-blocking connect, send and receive through poll).
 public final class TCPConnection {
-    private var fileDescriptor: Int32
+    private var descriptor: FileDescriptor
 
-    private init(fileDescriptor: Int32) {
-        self.fileDescriptor = fileDescriptor
-    }
-
-    deinit {
-        if fileDescriptor >= 0 { System.close(fileDescriptor) }
+    private init(descriptor: consuming FileDescriptor) {
+        self.descriptor = descriptor
     }
 
     /// Hands the connected, non-blocking socket to a new owner (the exporter's HTTP/2 client
     /// continues on it), who closes it; this connection can do nothing more.
-    public func releaseDescriptor() -> Int32 {
-        defer { fileDescriptor = -1 }
-        return fileDescriptor
+    public func releaseDescriptor() -> FileDescriptor.Number {
+        descriptor.release()
     }
 
     /// How a connection attempt ended. Refusals and unreachable answers are verdicts.
@@ -42,21 +37,20 @@ public final class TCPConnection {
     public static func connect(
         to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
     ) throws(SystemCallError) -> ConnectOutcome {
-        let fd = try System.socket(address.family.kernelValue, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        let connection = TCPConnection(fileDescriptor: fd)
-        if let source, case .failure(let errno) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
+        let connection = TCPConnection(descriptor: try FileDescriptor.socket(address.family, .stream))
+        if let source, let errno = connection.descriptor.bind(to: source) {
             return .sourceRefused(errno)
         }
-        guard var failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) else {
+        guard var failure = connection.descriptor.connect(to: address, port: port) else {
             return .connected(connection)
         }
         if [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied].contains(failure) {
             return .routeRefused(failure)
         }
         if failure == .operationInProgress || failure == .interrupted {
-            let ready = try Poll.wait(fd, for: .writable, timeout: deadline.remaining(from: .now()))
+            let ready = try connection.descriptor.wait(for: .writable, timeout: deadline.remaining(from: .now()))
             if ready.isEmpty { return .timedOut }
-            failure = try System.socketError(fd)
+            failure = try connection.descriptor.pendingError()
             if failure.rawValue == 0 { return .connected(connection) }
         }
         return try verdict(for: failure, call: "connect")
@@ -78,8 +72,8 @@ public final class TCPConnection {
         var offset = 0
         while offset < bytes.count {
             let wait = deadline.remaining(from: .now())
-            if try Poll.wait(fileDescriptor, for: .writable, timeout: wait).isEmpty { return false }
-            let sent = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[offset...])) }
+            if try descriptor.wait(for: .writable, timeout: wait).isEmpty { return false }
+            let sent = bytes.withUnsafeBytes { descriptor.send(UnsafeRawBufferPointer(rebasing: $0[offset...])) }
             switch sent {
             case .success(let count): offset += count
             case .failure(let error) where error == .wouldBlock: continue
@@ -101,8 +95,8 @@ public final class TCPConnection {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
             let wait = deadline.remaining(from: .now())
-            if try Poll.wait(fileDescriptor, for: .readable, timeout: wait).isEmpty { return .timedOut }
-            let received = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
+            if try descriptor.wait(for: .readable, timeout: wait).isEmpty { return .timedOut }
+            let received = buffer.withUnsafeMutableBytes { descriptor.receive(into: $0) }
             switch received {
             case .success(let count) where count > 0: return .data(Array(buffer[0..<count]))
             case .success: return .closed

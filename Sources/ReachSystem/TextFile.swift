@@ -16,37 +16,38 @@ public enum TextFile {
         let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
         // A leading dot: the collector reads only `*.prom`, and a crash leaves no file it would read.
         let temporary = (directory == "/" ? "/" : directory + "/") + ".\(base).\(System.processIdentifier()).tmp"
-        let fd: Int32
-        switch System.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode) {
-        case .success(let opened): fd = opened
-        case .failure(let errno): throw SystemCallError("open \(path) (as \(temporary))", errno)
-        }
-        var written = 0
-        while written < bytes.count {
-            let result = bytes.withUnsafeBytes { System.write(fd, UnsafeRawBufferPointer(rebasing: $0[written...])) }
-            switch result {
-            case .success(let count): written += count
-            case .failure(let errno):
-                System.close(fd)
+        // The file is closed at the end of this block, before the rename, or when it throws.
+        do {
+            let file: FileDescriptor
+            switch System.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode) {
+            case .success(let opened): file = FileDescriptor(owning: opened)
+            case .failure(let errno): throw SystemCallError("open \(path) (as \(temporary))", errno)
+            }
+            let fd = file.rawValue
+            var written = 0
+            while written < bytes.count {
+                let result = bytes.withUnsafeBytes { System.write(fd, UnsafeRawBufferPointer(rebasing: $0[written...])) }
+                switch result {
+                case .success(let count): written += count
+                case .failure(let errno):
+                    System.unlink(temporary)
+                    throw SystemCallError("write \(path) (as \(temporary))", errno)
+                }
+            }
+            if case .failure(let errno) = System.fsync(fd) {
                 System.unlink(temporary)
-                throw SystemCallError("write \(path) (as \(temporary))", errno)
+                throw SystemCallError("fsync \(path) (as \(temporary))", errno)
             }
         }
-        if case .failure(let errno) = System.fsync(fd) {
-            System.close(fd)
-            System.unlink(temporary)
-            throw SystemCallError("fsync \(path) (as \(temporary))", errno)
-        }
-        System.close(fd)
         if case .failure(let errno) = System.rename(temporary, path) {
             System.unlink(temporary)
             throw SystemCallError("rename \(temporary) to \(path)", errno)
         }
-        if case .success(let directoryFD) = System.open(directory, O_RDONLY | O_DIRECTORY) {
+        if case .success(let opened) = System.open(directory, O_RDONLY | O_DIRECTORY) {
             // The rename is done and the file whole; a directory that cannot be synced (some
             // file systems refuse fsync(2) on one) only leaves the rename's durability to the kernel.
-            _ = System.fsync(directoryFD)
-            System.close(directoryFD)
+            let directoryFile = FileDescriptor(owning: opened)
+            _ = System.fsync(directoryFile.rawValue)
         }
     }
 }

@@ -7,13 +7,11 @@ import CReachShims
 /// a monotonic deadline. Being connected, the kernel drops datagrams from other senders and
 /// reports the peer's ICMP port unreachable as ECONNREFUSED on the next receive.
 public final class UDPConnection {
-    private let fileDescriptor: Int32
+    private let descriptor: FileDescriptor
 
-    private init(fileDescriptor: Int32) {
-        self.fileDescriptor = fileDescriptor
+    private init(descriptor: consuming FileDescriptor) {
+        self.descriptor = descriptor
     }
-
-    deinit { System.close(fileDescriptor) }
 
     public enum ConnectOutcome {
         case connected(UDPConnection)
@@ -28,13 +26,12 @@ public final class UDPConnection {
     public static func connect(
         to address: IPAddress, port: UInt16, from source: IPAddress? = nil
     ) throws(SystemCallError) -> ConnectOutcome {
-        let fd = try System.socket(address.family.kernelValue, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        let connection = UDPConnection(fileDescriptor: fd)
-        if let source, case .failure(let failure) = SocketAddress.with(source, { System.bind(fd, $0, $1) }) {
+        let connection = UDPConnection(descriptor: try FileDescriptor.socket(address.family, .datagram))
+        if let source, let failure = connection.descriptor.bind(to: source) {
             return .sourceRefused(failure)
         }
         // A datagram socket's connect sends nothing: it only looks up the route and fixes the peer.
-        if let failure = SocketAddress.with(address, port: port, { System.connect(fd, $0, $1) }) {
+        if let failure = connection.descriptor.connect(to: address, port: port) {
             let routeRefusals: [Errno] = [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied]
             guard routeRefusals.contains(failure) else {
                 throw SystemCallError("connect", failure)
@@ -53,7 +50,7 @@ public final class UDPConnection {
 
     /// Sends one datagram; the network's error when the kernel reports one at once.
     public func send(_ bytes: [UInt8]) -> Errno? {
-        switch bytes.withUnsafeBytes({ System.send(fileDescriptor, $0) }) {
+        switch bytes.withUnsafeBytes({ descriptor.send($0) }) {
         case .success: return nil
         case .failure(let error): return error
         }
@@ -64,8 +61,8 @@ public final class UDPConnection {
     public func receive(maximum: Int, deadline: MonotonicInstant) throws(SystemCallError) -> ReceiveOutcome {
         var buffer = [UInt8](repeating: 0, count: maximum)
         while true {
-            if try Poll.wait(fileDescriptor, for: .readable, timeout: deadline.remaining(from: .now())).isEmpty { return .timedOut }
-            switch buffer.withUnsafeMutableBytes({ System.receive(fileDescriptor, into: $0) }) {
+            if try descriptor.wait(for: .readable, timeout: deadline.remaining(from: .now())).isEmpty { return .timedOut }
+            switch buffer.withUnsafeMutableBytes({ descriptor.receive(into: $0) }) {
             case .success(let count): return .data(Array(buffer[0..<count]))
             case .failure(let error) where error == .wouldBlock: continue
             case .failure(let error): return .failed(error)

@@ -6,13 +6,13 @@ import CReachShims
 /// A connected AF_UNIX stream socket (unix(7)), non-blocking: what a D-Bus client talks to
 /// the system bus through. Every wait is bounded by the caller's timeout.
 public final class UnixStreamSocket {
-    public let fileDescriptor: Int32
+    private let descriptor: FileDescriptor
+    /// What a poll loop waits on for the bus's messages.
+    public var fileDescriptor: FileDescriptor.Number { descriptor.number }
 
-    private init(fileDescriptor: Int32) {
-        self.fileDescriptor = fileDescriptor
+    private init(descriptor: consuming FileDescriptor) {
+        self.descriptor = descriptor
     }
-
-    deinit { System.close(fileDescriptor) }
 
     /// Connects to `path` (a file name, or with `abstract` a name in the abstract namespace,
     /// unix(7)). nil when nothing listens there: no such file (ENOENT), refused, a full
@@ -20,17 +20,13 @@ public final class UnixStreamSocket {
     public static func connect(path: String, isAbstract abstract: Bool) -> UnixStreamSocket? {
         guard let (unix, length) = unixAddress(path: path, isAbstract: abstract) else { return nil }
         var address = unix
-        guard case .success(let fd) = System.openSocket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0) else {
-            return nil
-        }
+        guard let socket = try? FileDescriptor.openSocket(domain: AF_UNIX, .stream, nonBlocking: true) else { return nil }
+        let fd = socket.rawValue
         let failure = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { System.connect(fd, $0, length) }
         }
-        guard failure == nil else {
-            System.close(fd)
-            return nil
-        }
-        return UnixStreamSocket(fileDescriptor: fd)
+        guard failure == nil else { return nil }
+        return UnixStreamSocket(descriptor: socket)
     }
 
     /// The real user ID, which SASL EXTERNAL names (the kernel vouches for it: SO_PEERCRED).
@@ -42,13 +38,13 @@ public final class UnixStreamSocket {
         let deadline = MonotonicInstant.now() + timeout
         var sent = 0
         while sent < bytes.count {
-            let result = bytes.withUnsafeBytes { System.send(fileDescriptor, UnsafeRawBufferPointer(rebasing: $0[sent...])) }
+            let result = bytes.withUnsafeBytes { descriptor.send(UnsafeRawBufferPointer(rebasing: $0[sent...])) }
             switch result {
             case .success(let count): sent += count
             case .failure(.wouldBlock):
                 let left = deadline.remaining(from: .now())
                 // A poll that fails is a send that failed: the caller drops the connection.
-                guard left > .zero, let events = try? Poll.wait(fileDescriptor, for: .writable, timeout: left),
+                guard left > .zero, let events = try? descriptor.wait(for: .writable, timeout: left),
                       events.contains(.writable) else { return false }
             case .failure: return false
             }
@@ -60,7 +56,7 @@ public final class UnixStreamSocket {
     /// closed the connection (or it failed).
     public func receiveAvailable() -> [UInt8]? {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        let result = buffer.withUnsafeMutableBytes { System.receive(fileDescriptor, into: $0) }
+        let result = buffer.withUnsafeMutableBytes { descriptor.receive(into: $0) }
         switch result {
         case .success(0): return nil
         case .success(let count): return Array(buffer[0..<count])
@@ -71,7 +67,7 @@ public final class UnixStreamSocket {
 
     /// Waits until something can be read (or the peer hung up), at most `timeout`.
     public func waitReadable(timeout: TimeSpan) -> Bool {
-        guard let events = try? Poll.wait(fileDescriptor, for: .readable, timeout: timeout) else {
+        guard let events = try? descriptor.wait(for: .readable, timeout: timeout) else {
             return true  // let the read report what is wrong
         }
         return !events.isEmpty

@@ -190,7 +190,7 @@ func failBeforeServing(_ message: String) -> Never {
 var servers: [Channel] = []
 for descriptor in passedDescriptors {
     do {
-        servers.append(try bootstrap.withBoundSocket(descriptor).wait())
+        servers.append(try bootstrap.withBoundSocket(descriptor.rawValue).wait())
     } catch {
         failBeforeServing("cannot serve the passed socket \(descriptor): \(error)")
     }

@@ -137,7 +137,7 @@ final class BusLinkFactsTests: XCTestCase {
         final class FloodingBus: DBusTransport {
             var now = MonotonicInstant(nanoseconds: 0)
             var reads = 0
-            var fileDescriptor: Int32 { 3 }
+            var fileDescriptor: FileDescriptor.Number { 3 }
             func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool { true }
             func receiveAvailable() -> [UInt8]? {
                 now += .milliseconds(10)
@@ -161,7 +161,7 @@ final class BusLinkFactsTests: XCTestCase {
     /// The bus closing the connection: facts unknown, and the watch hears of it.
     func testClosedBus() {
         final class ClosingBus: DBusTransport {
-            var fileDescriptor: Int32 { 3 }
+            var fileDescriptor: FileDescriptor.Number { 3 }
             func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool { true }
             func receiveAvailable() -> [UInt8]? { nil }
             func waitReadable(timeout: TimeSpan) -> Bool { true }

@@ -16,7 +16,7 @@ final class OutputChannelTests: XCTestCase {
         // As ReachMain does: a write to a closed pipe gives EPIPE, not a SIGPIPE death.
         let previous = signal(SIGPIPE, SIG_IGN)
         defer { signal(SIGPIPE, previous) }
-        let channel = OutputChannel(fileDescriptor: ends[1])
+        let channel = OutputChannel(fileDescriptor: FileDescriptor.Number(rawValue: ends[1]))
         channel.write("a line\n")
         XCTAssertTrue(channel.readerGone)
         XCTAssertNil(channel.failure)
@@ -26,7 +26,7 @@ final class OutputChannelTests: XCTestCase {
         let full = open("/dev/full", O_WRONLY)
         if full < 0 { try ContinuousIntegration.cannotRun("no /dev/full") }
         defer { close(full) }
-        let channel = OutputChannel(fileDescriptor: full)
+        let channel = OutputChannel(fileDescriptor: FileDescriptor.Number(rawValue: full))
         channel.write("a line\n")
         XCTAssertTrue(channel.readerGone)
         XCTAssertEqual(channel.failure, Errno(rawValue: ENOSPC))
@@ -41,7 +41,7 @@ final class OutputChannelTests: XCTestCase {
             close(ends[0])
             close(ends[1])
         }
-        let channel = OutputChannel(fileDescriptor: ends[1])
+        let channel = OutputChannel(fileDescriptor: FileDescriptor.Number(rawValue: ends[1]))
         channel.write("ok\n")
         var bytes = [UInt8](repeating: 0, count: 8)
         XCTAssertEqual(read(ends[0], &bytes, 8), 3)

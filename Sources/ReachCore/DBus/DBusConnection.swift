@@ -3,7 +3,7 @@ import ReachSystem
 /// The byte stream a D-Bus connection runs over; `UnixStreamSocket` is the real one, tests
 /// replay captured bytes through a fake.
 protocol DBusTransport: AnyObject {
-    var fileDescriptor: Int32 { get }
+    var fileDescriptor: FileDescriptor.Number { get }
     /// Writes all the bytes within the time; false when it could not.
     func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool
     /// What is queued now, without waiting: bytes, nothing, or the end of the stream (nil).

@@ -84,7 +84,7 @@ public final class BusLinkFacts: LinkFactsSource, ServiceSignalSource {
         deadline = nil  // the patience is for the first question's answers, whenever it comes
     }
 
-    public var signalDescriptor: Int32? { connection?.transport.fileDescriptor }
+    public var signalDescriptor: FileDescriptor.Number? { connection?.transport.fileDescriptor }
 
     public var hasPendingSignals: Bool { !(connection?.signals.isEmpty ?? true) }
 

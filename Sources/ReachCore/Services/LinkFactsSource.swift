@@ -1,3 +1,5 @@
+import ReachSystem
+
 /// What services outside the kernel say about one link.
 public struct LinkServiceFacts: Hashable, Sendable {
     /// The facts of the modem whose NET port is the link (ModemManager); nil when no
@@ -22,7 +24,7 @@ public protocol LinkFactsSource: AnyObject {
 /// connection's descriptor, and what its signals mean.
 public protocol ServiceSignalSource: AnyObject {
     /// The descriptor to poll; nil while there is no connection.
-    var signalDescriptor: Int32? { get }
+    var signalDescriptor: FileDescriptor.Number? { get }
     /// Signals already read (while a question was answered) and not yet handled.
     var hasPendingSignals: Bool { get }
     /// Reads the signals queued now; true when one of them can change a link's facts,

@@ -11,7 +11,7 @@ public final class KernelWatchEvents: WatchEventSource {
 
     private let signals: SignalDescriptor
     private let monitor: NetlinkSocket
-    private let readerDescriptor: Int32?
+    private let readerDescriptor: FileDescriptor.Number?
     /// Lookups running, by name (several targets may be names).
     private var lookups: [(name: String, running: HostResolution)] = []
     private var check: BackgroundJob<Result<ConnectivityReport, Error>>?
@@ -20,7 +20,7 @@ public final class KernelWatchEvents: WatchEventSource {
     /// `readerDescriptor`: an output whose reader going away ends the watch (poll reports
     /// POLLERR on a pipe's write end as soon as its reader closes), nil for none.
     /// `services`: the bus connection whose signals say a link's facts changed.
-    public init(readerDescriptor: Int32?, receiveBufferSize: Int32 = KernelWatchEvents.defaultReceiveBufferSize,
+    public init(readerDescriptor: FileDescriptor.Number?, receiveBufferSize: Int32 = KernelWatchEvents.defaultReceiveBufferSize,
                 services: ServiceSignalSource? = nil) throws {
         // Signals first, so the resolver threads started later inherit the blocked mask.
         signals = try SignalDescriptor()
@@ -47,7 +47,9 @@ public final class KernelWatchEvents: WatchEventSource {
     }
 
     public func wait(timeout: TimeSpan?) throws -> [WatchInput] {
-        var entries: [(descriptor: Int32, events: PollEvents)] = [(monitor.fileDescriptor, .readable), (signals.fileDescriptor, .readable)]
+        var entries: [(descriptor: FileDescriptor.Number, events: PollEvents)] = [
+            (monitor.fileDescriptor, .readable), (signals.fileDescriptor, .readable),
+        ]
         let readerIndex = readerDescriptor.map { descriptor in
             entries.append((descriptor, []))  // POLLERR / POLLHUP come unasked
             return entries.count - 1

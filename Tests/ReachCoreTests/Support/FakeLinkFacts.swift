@@ -18,7 +18,7 @@ final class FakeLinkFacts: LinkFactsSource {
 /// with what `answer` returns (nothing: a service that never replies), and runs a manual
 /// clock that a wait for input advances by its whole timeout when nothing is queued.
 final class FakeBus: DBusTransport {
-    var fileDescriptor: Int32 { -1 }
+    var fileDescriptor: FileDescriptor.Number { -1 }
     private(set) var writes: [[UInt8]] = []
     private(set) var calls: [DBusMessage] = []
     var answer: (DBusMessage) -> [DBusMessage]
