@@ -10,8 +10,9 @@ import PackageDescription
 //                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
 //   ReachExporterProbes  the exporter's own probes, those `reach` does not run: a TCP
-//                    conversation, gRPC's health check over SwiftNIO's HTTP/2, TLS
-//                    (swift-nio-ssl) over the probe's own socket
+//                    conversation, the dns prober's codec and exchange (UDPConnection),
+//                    gRPC's health check over SwiftNIO's HTTP/2, TLS (swift-nio-ssl) over
+//                    the probe's own socket
 //   ReachCLI         commands, rendering, the one exit-status mapping
 //   ReachCommandLine each command's options declared once: the reader, help, usage errors,
 //                    shell completions; for both executables
@@ -99,8 +100,9 @@ let package = Package(
         // blackbox.yml form, the allow list, what each probe measures, the metrics. Its
         // probes are ReachCore's; it opens no socket of its own (make lint), the one-echo
         // ICMP probe's aside.
-        // The exporter's probes that `reach` must not carry: they open their own connections
-        // (ReachSystem's, or SwiftNIO's for HTTP/2), speak TLS over them (NIOSSL in an
+        // The exporter's probes that `reach` must not carry, DNS's codec among them: they open
+        // their own connections (ReachSystem's TCPConnection, their UDPConnection on ReachSystem's
+        // FileDescriptor, or SwiftNIO's for HTTP/2), speak TLS over them (NIOSSL in an
         // EmbeddedChannel on the probe's own socket), and decide nothing of blackbox's shape.
         .target(
             name: "ReachExporterProbes",

@@ -23,6 +23,10 @@ exporter_modules="Sources/ReachExporter/ExporterModule.swift Sources/ReachExport
 exporter_modules+=" Sources/ReachExporter/ExporterConfiguration.swift Sources/ReachExporter/ExporterLog.swift"
 exporter_modules+=" $(find Sources/ReachExporter/Modules -name '*.swift' | sort | tr '\n' ' ')"
 
+# The dns prober's codec and exchange: the exporter's own (ReachExporterProbes), built here
+# without the rest of that module, which needs SwiftNIO.
+dns_codec=$(find Sources/ReachExporterProbes/DNS -name '*.swift' | sort | tr '\n' ' ')
+
 # name | entry file in Fuzz/Targets | extra sources | longest input
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
@@ -31,7 +35,7 @@ targets=(
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
-    "dns|DNSFuzzTarget.swift||1024"
+    "dns|DNSFuzzTarget.swift|$dns_codec|1024"
     "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift $exporter_modules|1024"
     "exporter-config|ExporterConfigurationFuzzTarget.swift|$exporter_modules|8192"
     # Short: a pattern of n bytes can compile to about n thousand instructions, run over n bytes.
@@ -54,7 +58,8 @@ clang -O1 -g -fsanitize=fuzzer-no-link,address -I Sources/CReachShims/include \
     -c Sources/CReachShims/shims.c -o "$out/shims.o"
 for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem ReachRegex; do
     mapfile -t module_sources < <(find "Sources/$module" -name '*.swift' | sort)
-    "$swiftc" -module-name "$module" -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
+    # -package-name: ReachCore shares a few `package` declarations with the exporter's modules.
+    "$swiftc" -module-name "$module" -package-name reach -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -c "${module_sources[@]}" -o "$out/$module.o"
 done
@@ -67,7 +72,7 @@ for entry in "${targets[@]}"; do
     echo "fuzz: building fuzz-$name"
     # shellcheck disable=SC2086 # $extra is a list of paths without blanks
     # lld: gold warns about every ASan helper symbol it cannot export.
-    "$swiftc" -module-name "Fuzz_${name//-/_}" -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
+    "$swiftc" -module-name "Fuzz_${name//-/_}" -package-name reach -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
         "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/ReachRegex.o" "$out/shims.o" -lcap -lyaml -lcrypt -lz -lbrotlidec -o "$out/fuzz-$name"
 done

@@ -1,4 +1,4 @@
-@testable import ReachCore
+import ReachCore
 
 /// A DNS response as the exporter's dns prober reads it (Fuzz/capture-dns-seeds.py writes real
 /// ones from dnsmasq). Besides "no trap" and a bounded time however the compression pointers

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachExporterProbes
 import ReachSystem
 
 extension ProbeMeasurement {

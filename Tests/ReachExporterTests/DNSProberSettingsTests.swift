@@ -2,6 +2,7 @@ import XCTest
 
 @testable import ReachCore
 @testable import ReachExporter
+import ReachExporterProbes
 import ReachSystem
 
 /// The dns module's keys as blackbox_exporter 0.23 reads them, what is refused at load

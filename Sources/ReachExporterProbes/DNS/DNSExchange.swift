@@ -1,3 +1,4 @@
+import ReachCore
 import ReachSystem
 
 /// One DNS query and its response over UDP or TCP, as miekg/dns's `Client.Exchange` does it

@@ -1,7 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import CReachShims
+import ReachSystem
 
 /// A connected UDP socket (udp(7)): datagrams to and from one peer, every wait bounded by
 /// a monotonic deadline. Being connected, the kernel drops datagrams from other senders and

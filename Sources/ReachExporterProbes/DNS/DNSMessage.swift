@@ -1,3 +1,5 @@
+import ReachCore
+
 /// A DNS message (RFC 1035, 4.1): a query to send, or a response read as miekg/dns reads
 /// it for blackbox_exporter (`msg.go` Unpack), so that both count the same records.
 public struct DNSMessage: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import ReachCore
+
 /// A resource record of a response (RFC 1035, 3.2.1; 4.1.3), its data decoded for the types
 /// whose text blackbox_exporter users match with regular expressions, kept as bytes for the
 /// others.

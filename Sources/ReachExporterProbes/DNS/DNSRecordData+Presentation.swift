@@ -1,3 +1,5 @@
+import ReachCore
+
 /// The types whose data the prober needs only as text, written at decoding as miekg/dns's
 /// String() writes them (`types.go`): NAPTR (RFC 3403), DS, CDS and DLV (RFC 4034, 5.3),
 /// DNSKEY, CDNSKEY and KEY (RFC 4034, 2.2), SSHFP (RFC 4255), TLSA (RFC 6698), URI (RFC 7553)

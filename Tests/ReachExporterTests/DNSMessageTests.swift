@@ -1,5 +1,5 @@
 import XCTest
-@testable import ReachCore
+@testable import ReachExporterProbes
 
 /// The DNS codec on hand-made messages: the query blackbox_exporter sends, responses with
 /// compression, every record type's text as miekg/dns writes it, and hostile bytes.

@@ -1,3 +1,5 @@
+import ReachCore
+
 /// A domain name as labels of raw bytes (RFC 1035, 3.1): read from a message with its
 /// compression pointers followed (4.1.4), written from and to the presentation form
 /// (`www.example.com.`, `\.` and `\DDD` escapes, RFC 1035, 5.1).
