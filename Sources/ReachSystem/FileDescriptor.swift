@@ -62,8 +62,8 @@ public struct SocketType: RawRepresentable, Hashable, Sendable {
     public static let raw = SocketType(rawValue: Int32(SOCK_RAW.rawValue))
 }
 
-/// The preamble every socket owner shared: socket(2) close-on-exec, owned from its first
-/// moment (so a failure after it closes it), and the calls a connection makes on it.
+/// The preamble of every socket owner, written once: socket(2) close-on-exec, owned from
+/// its first moment (so a failure after it closes it), and the calls a connection makes.
 extension FileDescriptor {
     /// socket(2) in `domain` (AF_INET, AF_NETLINK...), close-on-exec, non-blocking when
     /// asked; the errno when the kernel refuses it, for callers to whom a refusal is a verdict.
