@@ -100,8 +100,9 @@ let package = Package(
         // probes are ReachCore's; it opens no socket of its own (make lint), the one-echo
         // ICMP probe's aside.
         // The exporter's probes that `reach` must not carry: they open their own connections
-        // (ReachSystem's, or SwiftNIO's for HTTP/2), speak TLS over them (NIOSSL in an
-        // EmbeddedChannel on the probe's own socket), and decide nothing of blackbox's shape.
+        // (ReachSystem's), speak TLS and HTTP/2 over them (NIOSSL and NIOHTTP2 in an
+        // EmbeddedChannel on the probe's own socket: no event loop), and decide nothing of
+        // blackbox's shape.
         .target(
             name: "ReachExporterProbes",
             dependencies: [
@@ -109,7 +110,6 @@ let package = Package(
                 "ReachRegex",
                 "ReachSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
