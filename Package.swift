@@ -137,6 +137,7 @@ let package = Package(
             name: "reach-exporter",
             dependencies: [
                 "ReachExporter",
+                "ReachExporterProbes",
                 "ReachCore",
                 "ReachSystem",
                 .product(name: "NIOCore", package: "swift-nio"),

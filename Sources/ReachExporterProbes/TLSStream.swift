@@ -105,7 +105,7 @@ public final class TLSStream: ByteStream {
         var seen = chain.certificates
         if let leafCertificate, !seen.contains(leafCertificate) { seen.append(leafCertificate) }
         return Peer(
-            version: version.map(Self.name) ?? "unknown", leaf: leafCertificate?.der ?? [],
+            version: version.map { TLSProtocolVersion($0).goName } ?? "unknown", leaf: leafCertificate?.der ?? [],
             verifiedChain: verified ? chain.certificates : [], certificates: seen)
     }
 
@@ -122,15 +122,6 @@ public final class TLSStream: ByteStream {
             return Failure(kind: .certificateWrongName, detail: detail)
         }
         return Failure(kind: .handshake, detail: detail)
-    }
-
-    private static func name(_ version: TLSVersion) -> String {
-        switch version {
-        case .tlsv1: "TLS 1.0"
-        case .tlsv11: "TLS 1.1"
-        case .tlsv12: "TLS 1.2"
-        case .tlsv13: "TLS 1.3"
-        }
     }
 
     public func sendAll(_ bytes: [UInt8], deadline: MonotonicInstant) throws -> Bool {
