@@ -7,7 +7,7 @@ import PackageDescription
 //   reach            entry point
 //   reach-exporter   the Prometheus exporter's entry point and HTTP(S) server (SwiftNIO, swift-nio-ssl)
 //   ReachExporter    the exporter's decisions: modules, config, allow list, metrics
-//                    (swift-prometheus), blackbox's shape around ReachCore's probes; no
+//                    (ReachCore's ExpositionText), blackbox's shape around ReachCore's probes; no
 //                    socket of its own; none of it linked into `reach`
 //   ReachExporterProbes  the exporter's own probes, those `reach` does not run: a TCP
 //                    conversation, the dns prober's codec and exchange (UDPConnection),
@@ -38,11 +38,10 @@ let package = Package(
         .library(name: "ReachCore", targets: ["ReachCore", "ReachSystem"]),
     ],
     dependencies: [
-        // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits)
-        // and the exposition format. blackbox.yml is read with libyaml directly (CYAML): Yams,
+        // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits).
+        // blackbox.yml is read with libyaml directly (CYAML): Yams,
         // its Swift wrapper, imports Foundation, which brought ICU into the exporter.
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         // gRPC's health check and HTTP/2 over TLS by ALPN: frames and HPACK (the exporter's probes
         // only).
         .package(url: "https://github.com/apple/swift-nio-http2", exact: "1.46.0"),
@@ -102,8 +101,9 @@ let package = Package(
         // ICMP probe's aside.
         // The exporter's probes that `reach` must not carry, DNS's codec among them: they open
         // their own connections (ReachSystem's TCPConnection, their UDPConnection on ReachSystem's
-        // FileDescriptor, or SwiftNIO's for HTTP/2), speak TLS over them (NIOSSL in an
-        // EmbeddedChannel on the probe's own socket), and decide nothing of blackbox's shape.
+        // FileDescriptor), speak TLS and HTTP/2 over them (NIOSSL and NIOHTTP2 in an
+        // EmbeddedChannel on the probe's own socket: no event loop), and decide nothing of
+        // blackbox's shape.
         .target(
             name: "ReachExporterProbes",
             dependencies: [
@@ -111,7 +111,6 @@ let package = Package(
                 "ReachRegex",
                 "ReachSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -128,7 +127,6 @@ let package = Package(
                 "ReachExporterSystem",
                 "ReachRegex",
                 "ReachSystem",
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             // No Foundation reaches this module; should a dependency bring it again, its String
             // methods would still not be usable here unimported.
@@ -139,6 +137,7 @@ let package = Package(
             name: "reach-exporter",
             dependencies: [
                 "ReachExporter",
+                "ReachExporterProbes",
                 "ReachCore",
                 "ReachSystem",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -163,7 +162,6 @@ let package = Package(
                 "ReachExporter", "ReachExporterProbes", "ReachExporterSystem", "ReachCommandLine", "ReachCore", "ReachRegex",
                 "ReachSystem",
                 "TestSupport",
-                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),

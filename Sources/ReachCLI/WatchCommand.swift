@@ -160,7 +160,7 @@ struct WatchOptions: Equatable {
             if let textfile {
                 metrics.observe(event.current, at: event.time)
                 do {
-                    try TextFile.replace(textfile, with: Array(ExpositionText.render(metrics.samples).utf8))
+                    try TextFile.replace(textfile, with: ExpositionText.render(metrics.samples))
                 } catch {
                     textfileFailure = error
                     return false

@@ -1,5 +1,6 @@
 import ReachCommandLine
 import ReachCore
+import ReachExporterProbes
 import ReachExporterSystem
 import ReachSystem
 
@@ -28,8 +29,8 @@ public struct WebConfiguration: Sendable, Equatable {
         public var keyFile = ""
         public var clientAuth = ClientAuth.noClientCert
         public var clientCAFile: String?
-        public var minimumVersion = TLSVersion.tls12
-        public var maximumVersion = TLSVersion.tls13
+        public var minimumVersion = TLSProtocolVersion.tls12
+        public var maximumVersion = TLSProtocolVersion.tls13
         /// IANA code points (RFC 8446 B.4, RFC 5246 A.5), in the file's order; empty: the library's.
         public var cipherSuites: [UInt16] = []
     }
@@ -48,18 +49,6 @@ public struct WebConfiguration: Sendable, Equatable {
         public var requires: Bool { self == .requireAnyClientCert || self == .requireAndVerifyClientCert }
         /// Whether the certificate given is checked against client_ca_file.
         public var verifies: Bool { self == .verifyClientCertIfGiven || self == .requireAndVerifyClientCert }
-    }
-
-    /// exporter-toolkit's TLSVersion names.
-    public enum TLSVersion: String, Sendable, Equatable, Comparable, CaseIterable {
-        case tls10 = "TLS10"
-        case tls11 = "TLS11"
-        case tls12 = "TLS12"
-        case tls13 = "TLS13"
-
-        public static func < (left: TLSVersion, right: TLSVersion) -> Bool {
-            allCases.firstIndex(of: left)! < allCases.firstIndex(of: right)!
-        }
     }
 
     /// Go's crypto/tls cipher suite names (CipherSuites and InsecureCipherSuites) that
@@ -147,9 +136,9 @@ public struct WebConfiguration: Sendable, Equatable {
     {
         var tls = TLSServer()
         var named = false
-        func version(_ value: Node, _ key: String) throws(ConfigurationError) -> TLSVersion {
+        func version(_ value: Node, _ key: String) throws(ConfigurationError) -> TLSProtocolVersion {
             let text = try value.text("tls_server_config.\(key)")
-            guard let version = TLSVersion(rawValue: text) else {
+            guard let version = TLSProtocolVersion(rawValue: text) else {
                 throw ConfigurationError(value.mark?.line, "tls_server_config.\(key): unknown TLS version: \(PrintableText.ascii(text))")
             }
             return version

@@ -5,13 +5,10 @@ import ReachSystem
 
 /// The health check over TLS, as grpc-go's `credentials.NewTLS` dials it for blackbox_exporter
 /// (`prober/grpc.go` with `tls: true`): the handshake offers "h2" by ALPN (RFC 7301, and
-/// https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md), then the call runs on
-/// stream 1 as HTTP2Exchange runs a request, its frames read on the probe's thread within
-/// the deadline.
+/// https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md), then the call runs as
+/// it runs in plain, on stream 1 of an `HTTP2Connection`, its frames read on the probe's
+/// thread within the deadline.
 extension GRPCHealthCheck {
-    /// The stream a client's first request opens (RFC 9113, 5.1.1).
-    private static let stream = HTTP2StreamID(1)
-
     func callOverTLS(
         _ connection: TCPConnection, address: IPAddress, port: UInt16, host: String, settings: TLSSettings, authority: String,
         deadline: MonotonicInstant
@@ -23,31 +20,29 @@ extension GRPCHealthCheck {
         case .success(let session): tls = session
         case .failure(let why): return Outcome(statusCode: .unavailable, failure: .tls(why), detail: why.detail)
         }
-        var outcome = try call(over: tls, authority: authority, deadline: deadline)
+        var outcome = try call(over: HTTP2Connection(over: tls.pipeline), scheme: "https", authority: authority, deadline: deadline)
         outcome.tls = tls.peer
         return outcome
     }
 
-    private func call(over tls: TLSStream, authority: String, deadline: MonotonicInstant) throws -> Outcome {
-        try tls.add(NIOHTTP2Handler(mode: .client))
-        let headers = GRPCCallResponse.requestHeaders(path: Self.path, authority: authority, scheme: "https")
+    /// The request's HEADERS and its one DATA frame (END_STREAM), then the response's frames
+    /// gathered until the server ends the stream; a GOAWAY ends the call.
+    func call(over connection: HTTP2Connection, scheme: String, authority: String, deadline: MonotonicInstant) throws -> Outcome {
+        let headers = GRPCCallResponse.requestHeaders(path: Self.path, authority: authority, scheme: scheme)
         let message = ByteBuffer(bytes: GRPCHealthMessage.request(service: service))
         let frames = [
-            HTTP2Frame(streamID: Self.stream, payload: .headers(.init(headers: headers))),
-            HTTP2Frame(streamID: Self.stream, payload: .data(.init(data: .byteBuffer(message), endStream: true))),
+            HTTP2Frame(streamID: HTTP2Connection.stream, payload: .headers(.init(headers: headers))),
+            HTTP2Frame(streamID: HTTP2Connection.stream, payload: .data(.init(data: .byteBuffer(message), endStream: true))),
         ]
-        for frame in frames {
-            guard try tls.send(frame, deadline: deadline) else { return Self.timedOut }
-        }
+        guard try connection.send(frames, deadline: deadline) else { return Self.timedOut }
         var response = GRPCCallResponse()
         while true {
-            switch try tls.receive(HTTP2Frame.self, deadline: deadline) {
-            case .value(let frame):
-                if case .goAway(_, let code, _) = frame.payload {
-                    let detail = "the server ended the connection (GOAWAY \(code))"
-                    return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: detail)
-                }
-                if frame.streamID == Self.stream, response.take(frame.payload) { return response.outcome }
+            switch try connection.next(deadline: deadline) {
+            case .frame(let payload):
+                if response.take(payload) { return response.outcome }
+            case .goAway(let code):
+                let detail = "the server ended the connection (GOAWAY \(code))"
+                return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: detail)
             case .ended(.timedOut):
                 return Self.timedOut
             case .ended:

@@ -1,16 +1,16 @@
 import NIOCore
 import NIOHPACK
 import NIOHTTP2
-import NIOPosix
 import ReachCore
 import ReachSystem
 
 /// gRPC's health check (`grpc.health.v1.Health/Check`,
 /// https://github.com/grpc/grpc/blob/master/doc/health-checking.md) as blackbox_exporter's
 /// grpc prober asks it (`prober/grpc.go`): one unary call over HTTP/2, on a connection made
-/// as the tcp prober makes it (`TCPProbe`: the same route verdicts). Without TLS, by prior
-/// knowledge (RFC 9113, 3.3), the socket handed to SwiftNIO's HTTP/2; with TLS, over a
-/// `TLSStream` that offers "h2" by ALPN (GRPCHealthCheck+TLS.swift).
+/// as the tcp prober makes it (`TCPProbe`: the same route verdicts). The call runs on stream
+/// 1 of an `HTTP2Connection`: without TLS, by prior knowledge (RFC 9113, 3.3), on the
+/// socket itself; with TLS, over a `TLSStream` that offers "h2" by ALPN
+/// (GRPCHealthCheck+TLS.swift).
 public struct GRPCHealthCheck: Sendable {
     /// The service asked about; "" for the server as a whole.
     public var service: String
@@ -61,10 +61,6 @@ public struct GRPCHealthCheck: Sendable {
         }
     }
 
-    /// The event loop every probe's HTTP/2 connection runs on: one thread, asleep in epoll
-    /// while no call is under way; the probes wait on their calls from the exporter's pool.
-    static let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-
     /// Calls Check on `address` port `port`, `authority` as the request's :authority (the
     /// target as written, as grpc-go sends it), within `deadline`. A failing system call
     /// that says nothing about the network is thrown.
@@ -80,49 +76,13 @@ public struct GRPCHealthCheck: Sendable {
             return try callOverTLS(
                 connection, address: address, port: port, host: host, settings: tls, authority: authority, deadline: deadline)
         }
-        let channel: Channel
+        let plain: HTTP2Connection
         do {
-            channel = try ClientBootstrap(group: Self.group)
-                .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
-                        _ = try channel.pipeline.syncOperations.configureHTTP2Pipeline(
-                            mode: .client, connectionConfiguration: .init(), streamConfiguration: .init(),
-                            inboundStreamInitializer: { $0.close() })
-                        try channel.pipeline.syncOperations.addHandler(CloseOnConnectionError())
-                    }
-                }
-                .withConnectedSocket(connection.releaseDescriptor().rawValue).wait()
+            plain = try HTTP2Connection(over: SocketPipeline(over: connection, to: address, port: port, handlers: []))
         } catch {
             return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: "the HTTP/2 connection could not start: \(error)")
         }
-        defer { channel.close(promise: nil) }
-        let answer = channel.eventLoop.makePromise(of: GRPCCallResponse.self)
-        let request = GRPCHealthMessage.request(service: service)
-        let path = Self.path
-        channel.eventLoop.execute {
-            do {
-                let multiplexer = try channel.pipeline.syncOperations.handler(type: NIOHTTP2Handler.self).syncMultiplexer()
-                multiplexer.createStreamChannel { stream in
-                    stream.eventLoop.makeCompletedFuture {
-                        try stream.pipeline.syncOperations.addHandler(
-                            GRPCUnaryCallHandler(path: path, authority: authority, message: request, answer: answer))
-                    }
-                }.whenFailure { answer.fail($0) }
-            } catch {
-                answer.fail(error)
-            }
-        }
-        let timer = channel.eventLoop.scheduleTask(in: .nanoseconds(deadline.remaining(from: .now()).nanoseconds)) {
-            answer.fail(GRPCCallResponse.TimedOut())
-        }
-        defer { timer.cancel() }
-        do {
-            return try answer.futureResult.wait().outcome
-        } catch is GRPCCallResponse.TimedOut {
-            return Self.timedOut
-        } catch {
-            return Outcome(statusCode: .unavailable, failure: .connectionFailed, detail: "the HTTP/2 connection failed: \(error)")
-        }
+        return try call(over: plain, scheme: "http", authority: authority, deadline: deadline)
     }
 }
 
@@ -148,8 +108,6 @@ public struct GRPCStatusCode: RawRepresentable, Hashable, Sendable {
 /// What one call's stream brought: the response's :status, grpc-status and grpc-message
 /// (in the trailers, or in a trailers-only response), and the DATA bytes.
 struct GRPCCallResponse: Sendable {
-    struct TimedOut: Error {}
-
     /// A health check's answer is a few bytes; more than this is no health check.
     static let bodyLimit = 4096
 
@@ -233,73 +191,5 @@ struct GRPCCallResponse: Sendable {
         } catch {
             return .init(statusCode: .internal, failure: .status, detail: "the health check response does not decode: \(error)")
         }
-    }
-}
-
-/// One unary call on its own HTTP/2 stream: the request's HEADERS and its one DATA frame
-/// (END_STREAM), then the response gathered until the server ends the stream.
-final class GRPCUnaryCallHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
-
-    private let path: String
-    private let authority: String
-    private let message: [UInt8]
-    private let answer: EventLoopPromise<GRPCCallResponse>
-    private var response = GRPCCallResponse()
-    private var sent = false
-
-    init(path: String, authority: String, message: [UInt8], answer: EventLoopPromise<GRPCCallResponse>) {
-        self.path = path
-        self.authority = authority
-        self.message = message
-        self.answer = answer
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { send(context: context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        send(context: context)
-        context.fireChannelActive()
-    }
-
-    /// The request's HEADERS (`GRPCCallResponse.requestHeaders`), then its message in one
-    /// DATA frame that ends the stream.
-    private func send(context: ChannelHandlerContext) {
-        guard !sent else { return }
-        sent = true
-        let headers = GRPCCallResponse.requestHeaders(path: path, authority: authority, scheme: "http")
-        context.write(wrapOutboundOut(.headers(.init(headers: headers))), promise: nil)
-        let data = HTTP2Frame.FramePayload.Data(data: .byteBuffer(context.channel.allocator.buffer(bytes: message)), endStream: true)
-        context.writeAndFlush(wrapOutboundOut(.data(data)), promise: nil)
-    }
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard response.take(unwrapInboundIn(data)) else { return }
-        answer.succeed(response)
-        if response.reset == .internalError { context.close(promise: nil) }
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        answer.fail(ChannelError.eof)
-        context.fireChannelInactive()
-    }
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        answer.fail(error)
-        context.close(promise: nil)
-    }
-}
-
-/// Closes the connection on an error of the connection as a whole (a server that does not
-/// speak HTTP/2: its first bytes are no SETTINGS frame, RFC 9113, 3.4): NIOHTTP2 reports it
-/// on the connection's pipeline only, and the call's stream learns of it as its closing.
-final class CloseOnConnectionError: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame
-
-    func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
     }
 }

@@ -5,12 +5,10 @@ import ReachCore
 import ReachSystem
 
 /// One request over HTTP/2 (RFC 9113) on a TLS session whose ALPN chose "h2", as
-/// blackbox_exporter's Go client sends it when enable_http2 is on: SwiftNIO's HTTP/2
-/// handler above TLS in the stream's pipeline, the request on stream 1, frames read until
-/// that stream ends, on the probe's thread and within its deadline as HTTP/1.1 is.
+/// blackbox_exporter's Go client sends it when enable_http2 is on: the request on stream 1
+/// of an `HTTP2Connection` above TLS, frames read until that stream ends, on the probe's
+/// thread and within its deadline as HTTP/1.1 is.
 enum HTTP2Exchange {
-    /// The stream a client's first request opens (RFC 9113, 5.1.1).
-    private static let stream = HTTP2StreamID(1)
     /// The flow-control window granted to the server, for the stream and the connection:
     /// beyond what is kept of a response (`HTTPResponse.responseLimit`), so the server is
     /// never left waiting for a WINDOW_UPDATE (RFC 9113, 6.9) that this reader would not send.
@@ -20,29 +18,30 @@ enum HTTP2Exchange {
         throws -> HTTPProbe.Outcome
     {
         let processingStart = MonotonicInstant.now()
-        guard try send(request, over: tls, deadline: deadline) else { return .timedOut("timed out sending the request") }
+        let connection = try HTTP2Connection(
+            over: tls.pipeline, settings: nioDefaultSettings + [HTTP2Setting(parameter: .initialWindowSize, value: window)])
+        guard try connection.send(frames(of: request), deadline: deadline) else { return .timedOut("timed out sending the request") }
         var response: HTTPResponse?
         var firstByte: MonotonicInstant?
         while true {
-            let frame: HTTP2Frame
-            switch try tls.receive(HTTP2Frame.self, deadline: deadline) {
-            case .value(let next): frame = next
+            let payload: HTTP2Frame.FramePayload
+            switch try connection.next(deadline: deadline) {
+            case .frame(let next): payload = next
+            case .goAway(let code):
+                if response == nil || code != .noError { return .noResponse("the server ended the connection (GOAWAY \(code))") }
+                continue
             case .ended(.timedOut):
                 return .timedOut(response == nil ? "timed out waiting for a response" : "timed out reading the response")
             case .ended:
                 return .noResponse(response == nil ? "connection closed with no response" : "connection closed inside the response")
             }
-            if case .goAway(_, let code, _) = frame.payload, response == nil || code != .noError {
-                return .noResponse("the server ended the connection (GOAWAY \(code))")
-            }
-            guard frame.streamID == stream else { continue }
             if firstByte == nil {
                 let now = MonotonicInstant.now()
                 firstByte = now
                 phases.processing += now - processingStart
             }
             var ended = false
-            switch frame.payload {
+            switch payload {
             case .headers(let payload):
                 ended = payload.endStream
                 if response == nil {
@@ -67,26 +66,19 @@ enum HTTP2Exchange {
         }
     }
 
-    /// The connection's preface (SETTINGS with the stream's window, then the connection's
-    /// window raised to match), the request's HEADERS and its DATA; false when the deadline
-    /// came first.
-    private static func send(_ request: HTTPExchange.Request, over tls: TLSStream, deadline: MonotonicInstant) throws -> Bool {
-        try tls.add(
-            NIOHTTP2Handler(
-                mode: .client,
-                initialSettings: nioDefaultSettings + [HTTP2Setting(parameter: .initialWindowSize, value: window)]))
+    /// The connection's window raised to match the stream's (the preface's SETTINGS carry
+    /// that), the request's HEADERS and its DATA.
+    private static func frames(of request: HTTPExchange.Request) -> [HTTP2Frame] {
         let connectionWindow = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: window - 65_535))
         let headers = HTTP2Frame(
-            streamID: stream, payload: .headers(.init(headers: Self.headers(of: request), endStream: request.body.isEmpty)))
+            streamID: HTTP2Connection.stream,
+            payload: .headers(.init(headers: Self.headers(of: request), endStream: request.body.isEmpty)))
         var frames = [connectionWindow, headers]
         if !request.body.isEmpty {
             let body = HTTP2Frame.FramePayload.Data(data: .byteBuffer(ByteBuffer(bytes: request.body)), endStream: true)
-            frames.append(HTTP2Frame(streamID: stream, payload: .data(body)))
+            frames.append(HTTP2Frame(streamID: HTTP2Connection.stream, payload: .data(body)))
         }
-        for frame in frames {
-            guard try tls.send(frame, deadline: deadline) else { return false }
-        }
-        return true
+        return frames
     }
 
     /// RFC 9113, 8.3.1 and 8.2.2: the pseudo-header fields first, names in lower case, and

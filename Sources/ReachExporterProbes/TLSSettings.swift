@@ -7,14 +7,6 @@ import ReachSystem
 /// that cannot be read fails the probe, not the load: Debian's example.yml names a
 /// /certs/my_cert.crt that no machine has). blackbox.yml's form is read in ReachExporter.
 public struct TLSSettings: Hashable, Sendable {
-    /// TLS versions by blackbox_exporter's names (`min_version: TLS12`).
-    public enum Version: String, Hashable, Sendable, CaseIterable {
-        case tls10 = "TLS10"
-        case tls11 = "TLS11"
-        case tls12 = "TLS12"
-        case tls13 = "TLS13"
-    }
-
     /// PEM roots trusted instead of the system's; "": the system's, or those SSL_CERT_FILE
     /// and SSL_CERT_DIR name (EnvironmentTrustRoots).
     public var caFile = ""
@@ -25,7 +17,7 @@ public struct TLSSettings: Hashable, Sendable {
     public var serverName = ""
     public var insecureSkipVerify = false
     /// nil: TLS 1.2, Go's crypto/tls client default since Go 1.18 (`crypto/tls/common.go`).
-    public var minVersion: Version?
+    public var minVersion: TLSProtocolVersion?
     /// ALPN's offer (RFC 7301), in order of preference: ["h2", "http/1.1"] when the http
     /// prober may speak HTTP/2, as Go's http2.ConfigureTransports offers; none otherwise.
     public var applicationProtocols: [String] = []
@@ -48,7 +40,7 @@ public struct TLSSettings: Hashable, Sendable {
             privateKey: try Self.read(keyFile, "key_file"))
         if let cached = Self.contexts.withLock({ Self.cache[key] }) { return cached }
         var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.minimumTLSVersion = minVersion.map(Self.nioVersion) ?? .tlsv12
+        configuration.minimumTLSVersion = minVersion?.nio ?? .tlsv12
         configuration.certificateVerification = insecureSkipVerify ? .none : .fullVerification
         configuration.applicationProtocols = applicationProtocols
         if let ca = key.ca {
@@ -98,15 +90,6 @@ public struct TLSSettings: Hashable, Sendable {
         switch FileContents.read(path, limit: 1 << 20) {
         case .success(let bytes): return bytes
         case .failure(let errno): throw Problem(key: key, message: "\(path): \(errno)")
-        }
-    }
-
-    private static func nioVersion(_ version: Version) -> TLSVersion {
-        switch version {
-        case .tls10: .tlsv1
-        case .tls11: .tlsv11
-        case .tls12: .tlsv12
-        case .tls13: .tlsv13
         }
     }
 

@@ -5,10 +5,9 @@ import NIOTLS
 import ReachCore
 import ReachSystem
 
-/// TLS over a connection the probe opened itself: SwiftNIO's TLS handler (BoringSSL)
-/// inside an `EmbeddedChannel`, fed from and flushed to the blocking socket on the probe's
-/// thread, so that an https probe runs as the plain one does, on its thread and within its
-/// deadline, with no event loop of its own.
+/// TLS over a connection the probe opened itself: SwiftNIO's TLS handler (BoringSSL) in a
+/// `SocketPipeline`, so that an https probe runs as the plain one does, on its thread and
+/// within its deadline, with no event loop of its own.
 public final class TLSStream: ByteStream {
     /// What the handshake showed of the server, for blackbox_exporter's TLS metrics
     /// (`prober/tls.go`).
@@ -47,23 +46,18 @@ public final class TLSStream: ByteStream {
         public var detail: String
     }
 
-    private let connection: any ByteStream
-    private let channel: EmbeddedChannel
+    /// The TLS handler's pipeline on the connection; HTTP/2 joins it above TLS.
+    let pipeline: SocketPipeline
     /// Bytes decrypted but not yet handed to `receive(maximum:)`.
     private var pending: ByteBuffer?
     public let peer: Peer
     /// The protocol ALPN chose ("h2"), nil when none was.
     public let applicationProtocol: String?
 
-    private init(connection: any ByteStream, channel: EmbeddedChannel, peer: Peer, applicationProtocol: String?) {
-        self.connection = connection
-        self.channel = channel
+    private init(pipeline: SocketPipeline, peer: Peer, applicationProtocol: String?) {
+        self.pipeline = pipeline
         self.peer = peer
         self.applicationProtocol = applicationProtocol
-    }
-
-    deinit {
-        Self.discard(channel)
     }
 
     /// The TLS handshake over `connection` to `address` (for a certificate checked against
@@ -81,60 +75,38 @@ public final class TLSStream: ByteStream {
         // SNI carries names only (RFC 6066, 3); an address is checked against the peer's.
         let serverName = (try? IPAddress.parse(name)) == nil && !name.isEmpty ? name : nil
         let chain = ChainRecorder()
-        let channel = EmbeddedChannel()
-        // Every way out but the session's start closes the channel: its pipeline and
-        // handlers hold each other until it is closed.
-        var handedOver = false
-        defer { if !handedOver { Self.discard(channel) } }
         do {
             let handler = try NIOSSLClientHandler.make(context: context, serverHostname: serverName, verificationCallback: chain.record)
-            try channel.pipeline.syncOperations.addHandler(handler)
             let watcher = HandshakeWatcher()
-            try channel.pipeline.syncOperations.addHandler(watcher)
-            let remote = try SocketAddress(
-                ipAddress: address.description.split(separator: "%").first.map(String.init) ?? "", port: Int(port))
-            channel.remoteAddress = remote
-            try channel.connect(to: remote).wait()
+            let pipeline = try SocketPipeline(over: connection, to: address, port: port, handlers: [handler, watcher])
             while !watcher.completed {
-                guard try flush(channel, to: connection, deadline: deadline) else {
+                guard try pipeline.flush(deadline: deadline) else {
                     return .failure(Failure(kind: .handshake, detail: "timed out sending the TLS handshake"))
                 }
                 switch try connection.receive(maximum: 16 * 1024, deadline: deadline) {
-                case .data(let bytes): try channel.writeInbound(channel.allocator.buffer(bytes: bytes))
+                case .data(let bytes): try pipeline.deliver(bytes)
                 case .timedOut: return .failure(Failure(kind: .handshake, detail: "timed out in the TLS handshake"))
                 case .closed, .reset: return .failure(Failure(kind: .handshake, detail: "connection closed in the TLS handshake"))
                 }
             }
-            _ = try flush(channel, to: connection, deadline: deadline)
-            let version = try channel.pipeline.syncOperations.nioSSL_tlsVersion()
-            let leaf = try channel.pipeline.syncOperations.nioSSL_peerCertificate()
-            let leafCertificate = try leaf.map { Certificate(der: try $0.toDERBytes(), notAfter: Int64($0.notValidAfter)) }
-            let verified = settings.insecureSkipVerify ? [] : chain.certificates
-            var seen = chain.certificates
-            if let leafCertificate, !seen.contains(leafCertificate) { seen.append(leafCertificate) }
-            let peer = Peer(
-                version: version.map(Self.name) ?? "unknown", leaf: leafCertificate?.der ?? [], verifiedChain: verified, certificates: seen)
-            handedOver = true
-            return .success(
-                TLSStream(connection: connection, channel: channel, peer: peer, applicationProtocol: watcher.applicationProtocol))
+            _ = try pipeline.flush(deadline: deadline)
+            let peer = try Self.peer(of: pipeline.channel, chain: chain, verified: !settings.insecureSkipVerify)
+            return .success(TLSStream(pipeline: pipeline, peer: peer, applicationProtocol: watcher.applicationProtocol))
         } catch {
             return .failure(Self.classify(error, chain: chain))
         }
     }
 
-    /// Closes without waiting: NIOSSL waits for the peer's close_notify until its shutdown
-    /// timeout, on the embedded loop's own clock, which only moves when told to.
-    private static func discard(_ channel: EmbeddedChannel) {
-        channel.close(promise: nil)
-        channel.embeddedEventLoop.advanceTime(by: .hours(1))
-    }
-
-    /// Sends the handler's pending records; false when the deadline came first.
-    private static func flush(_ channel: EmbeddedChannel, to connection: any ByteStream, deadline: MonotonicInstant) throws -> Bool {
-        while let buffer = try channel.readOutbound(as: ByteBuffer.self) {
-            guard try connection.sendAll(Array(buffer.readableBytesView), deadline: deadline) else { return false }
-        }
-        return true
+    /// What the finished handshake showed: the version, the leaf, the chain verified.
+    private static func peer(of channel: EmbeddedChannel, chain: ChainRecorder, verified: Bool) throws -> Peer {
+        let version = try channel.pipeline.syncOperations.nioSSL_tlsVersion()
+        let leaf = try channel.pipeline.syncOperations.nioSSL_peerCertificate()
+        let leafCertificate = try leaf.map { Certificate(der: try $0.toDERBytes(), notAfter: Int64($0.notValidAfter)) }
+        var seen = chain.certificates
+        if let leafCertificate, !seen.contains(leafCertificate) { seen.append(leafCertificate) }
+        return Peer(
+            version: version.map { TLSProtocolVersion($0).goName } ?? "unknown", leaf: leafCertificate?.der ?? [],
+            verifiedChain: verified ? chain.certificates : [], certificates: seen)
     }
 
     /// A failed handshake by its cause: the certificate BoringSSL refused (expired, or no
@@ -152,17 +124,8 @@ public final class TLSStream: ByteStream {
         return Failure(kind: .handshake, detail: detail)
     }
 
-    private static func name(_ version: TLSVersion) -> String {
-        switch version {
-        case .tlsv1: "TLS 1.0"
-        case .tlsv11: "TLS 1.1"
-        case .tlsv12: "TLS 1.2"
-        case .tlsv13: "TLS 1.3"
-        }
-    }
-
     public func sendAll(_ bytes: [UInt8], deadline: MonotonicInstant) throws -> Bool {
-        try send(channel.allocator.buffer(bytes: bytes), deadline: deadline)
+        try pipeline.send(pipeline.channel.allocator.buffer(bytes: bytes), deadline: deadline)
     }
 
     /// At most `maximum` bytes; what a record brought beyond them waits for the next call (a
@@ -172,7 +135,7 @@ public final class TLSStream: ByteStream {
         if let pending, pending.readableBytes > 0 {
             buffer = pending
         } else {
-            switch try receive(ByteBuffer.self, deadline: deadline) {
+            switch try pipeline.receive(ByteBuffer.self, deadline: deadline) {
             case .value(let value): buffer = value
             case .ended(let outcome): return outcome
             }
@@ -180,42 +143,6 @@ public final class TLSStream: ByteStream {
         let bytes = buffer.readBytes(length: min(maximum, buffer.readableBytes)) ?? []
         pending = buffer
         return .data(bytes)
-    }
-
-    /// Adds a handler above TLS (HTTP/2's), whose values `send` and `receive` then carry.
-    func add(_ handler: any ChannelHandler) throws {
-        try channel.pipeline.syncOperations.addHandler(handler)
-    }
-
-    /// Writes `value` down the pipeline and sends what comes out of TLS; false when the
-    /// deadline came first.
-    func send<Value>(_ value: Value, deadline: MonotonicInstant) throws -> Bool {
-        channel.writeAndFlush(value, promise: nil)
-        return try Self.flush(channel, to: connection, deadline: deadline)
-    }
-
-    enum Received<Value> {
-        case value(Value)
-        /// No value will come: the socket's end, its reset (a record that does not decrypt,
-        /// an alert, a handler above refusing the bytes), or the deadline.
-        case ended(TCPConnection.ReceiveOutcome)
-    }
-
-    /// The next value the pipeline's top hands up, reading the socket as needed.
-    func receive<Value>(_ type: Value.Type, deadline: MonotonicInstant) throws -> Received<Value> {
-        while true {
-            if let value = try channel.readInbound(as: Value.self) { return .value(value) }
-            guard channel.isActive else { return .ended(.closed) }
-            let outcome = try connection.receive(maximum: 16 * 1024, deadline: deadline)
-            guard case .data(let bytes) = outcome else { return .ended(outcome) }
-            do {
-                try channel.writeInbound(channel.allocator.buffer(bytes: bytes))
-            } catch {
-                Self.discard(channel)
-                return .ended(.reset)
-            }
-            _ = try Self.flush(channel, to: connection, deadline: deadline)
-        }
     }
 }
 

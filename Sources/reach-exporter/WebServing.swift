@@ -1,6 +1,7 @@
 import NIOCore
 import NIOSSL
 import ReachExporter
+import ReachExporterProbes
 import ReachSystem
 
 /// `--web.config.file` as exporter-toolkit serves it (its web/tls_config.go Serve and
@@ -41,8 +42,8 @@ enum TLSServing {
         let key = try pem(tls.keyFile) { bytes in try NIOSSLPrivateKey(bytes: bytes, format: .pem) }
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
-        configuration.minimumTLSVersion = version(tls.minimumVersion)
-        configuration.maximumTLSVersion = version(tls.maximumVersion)
+        configuration.minimumTLSVersion = tls.minimumVersion.nio
+        configuration.maximumTLSVersion = tls.maximumVersion.nio
         if !tls.cipherSuites.isEmpty { configuration.cipherSuiteValues = tls.cipherSuites.map { NIOTLSCipher(rawValue: $0) } }
         // HTTP/1.1 only: Go offers h2 too, and a client without it falls back to this.
         configuration.applicationProtocols = ["http/1.1"]
@@ -79,14 +80,5 @@ enum TLSServing {
 
     private static func failure(_ path: String, _ text: String) -> ExporterConfigurationFile.Failure {
         ExporterConfigurationFile.Failure(file: path, text)
-    }
-
-    private static func version(_ version: WebConfiguration.TLSVersion) -> TLSVersion {
-        switch version {
-        case .tls10: .tlsv1
-        case .tls11: .tlsv11
-        case .tls12: .tlsv12
-        case .tls13: .tlsv13
-        }
     }
 }

@@ -69,7 +69,7 @@ final class InternetMetricsTests: XCTestCase {
     func testExpositionText() throws {
         var metrics = InternetMetrics()
         metrics.observe(try report((true, "eth0", "198.51.100.1", nil)), at: wall(1_732_532_400_123))
-        XCTAssertEqual(ExpositionText.render(metrics.samples), """
+        XCTAssertEqual(String(decoding: ExpositionText.render(metrics.samples), as: UTF8.self), """
             # HELP reach_internet_reachable Whether the kernel has a usable route to the internet (1) or not (0)
             # TYPE reach_internet_reachable gauge
             reach_internet_reachable{family="ipv4"} 1.0
@@ -88,7 +88,22 @@ final class InternetMetricsTests: XCTestCase {
             reach_last_transition_timestamp_seconds{family="ipv6"} 1732532400.123
 
             """)
-        XCTAssertEqual(ExpositionText.render([MetricSample("x", help: "a\\b\nc", labels: [.init("l", "q\"\\\n")], value: 2)]),
+        // The link loses its carrier a minute later: these lines change, and no other.
+        let before = String(decoding: ExpositionText.render(metrics.samples), as: UTF8.self).split(separator: "\n").map(String.init)
+        metrics.observe(try report((false, "eth0", nil, .noCarrier)), at: wall(1_732_532_460_500))
+        let changed = [
+            #"reach_internet_reachable{family="ipv4"} 1.0"#: #"reach_internet_reachable{family="ipv4"} 0.0"#,
+            #"reach_internet_info{family="ipv4",link="eth0",kind="ethernet",gateway="198.51.100.1",reason=""} 1.0"#:
+                #"reach_internet_info{family="ipv4",link="eth0",kind="ethernet",gateway="",reason="no_carrier"} 1.0"#,
+            #"reach_transitions_total{family="ipv4"} 0"#: #"reach_transitions_total{family="ipv4"} 1"#,
+            #"reach_last_transition_timestamp_seconds{family="ipv4"} 1732532400.123"#:
+                #"reach_last_transition_timestamp_seconds{family="ipv4"} 1732532460.5"#,
+        ]
+        XCTAssertEqual(Set(changed.keys).subtracting(before), [])
+        let after = before.map { (changed[$0] ?? $0) + "\n" }.joined()
+        XCTAssertEqual(String(decoding: ExpositionText.render(metrics.samples), as: UTF8.self), after)
+        let odd = ExpositionText.render([MetricSample("x", help: "a\\b\nc", labels: [.init("l", "q\"\\\n")], value: 2)])
+        XCTAssertEqual(String(decoding: odd, as: UTF8.self),
                        "# HELP x a\\\\bc\n# TYPE x gauge\nx{l=\"q\\\"\\\\\\n\"} 2.0\n")
     }
 }

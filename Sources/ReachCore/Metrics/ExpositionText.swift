@@ -1,35 +1,59 @@
 /// The Prometheus text exposition format (version 0.0.4, as Prometheus's documentation,
-/// "Exposition formats", gives it) for `reach watch --textfile`, which
-/// must not link swift-prometheus into `reach` (its start-up cost). It writes what
-/// swift-prometheus 2.4.1's `PrometheusCollectorRegistry.emit` writes for the same samples
-/// (HELP, TYPE, `name{label="value"} value`, a gauge's value as Swift prints a Double, a
-/// counter's as an integer), and ReachExporterTests holds the two equal.
+/// "Exposition formats", gives it): the one writer of `reach watch --textfile` and of every
+/// answer of reach-exporter (its probes, its own /metrics). HELP, TYPE, then each sample as
+/// `name{label="value"} value`, a gauge's value as Swift prints a Double, a counter's as an
+/// integer when it is whole: what swift-prometheus 2.4.1's `PrometheusCollectorRegistry.emit`
+/// wrote for the same samples, the exporter's writer before this one, but written straight
+/// from the samples, with no registry of metric objects built per answer only to be read
+/// back, and in the samples' order rather than a dictionary's.
 public enum ExpositionText {
     /// Families in the order their first sample comes; every sample of a family after its
     /// HELP and TYPE lines.
-    public static func render(_ samples: [MetricSample]) -> String {
+    public static func render(_ samples: [MetricSample]) -> [UInt8] {
         var order: [String] = []
-        var families: [String: [MetricSample]] = [:]
-        for sample in samples {
+        var families: [String: [Int]] = [:]
+        for (index, sample) in samples.enumerated() {
             if families[sample.name] == nil { order.append(sample.name) }
-            families[sample.name, default: []].append(sample)
+            families[sample.name, default: []].append(index)
         }
-        var text = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(samples.count * 128)
         for name in order {
-            let family = families[name]!
-            if !family[0].help.isEmpty { text += "# HELP \(name) \(escapedHelp(family[0].help))\n" }
-            text += "# TYPE \(name) \(family[0].kind.rawValue)\n"
-            for sample in family {
-                text += name
-                if !sample.labels.isEmpty {
-                    text += "{" + sample.labels.map { "\($0.name)=\"\(escapedLabelValue($0.value))\"" }.joined(separator: ",") + "} "
-                } else {
-                    text += " "
-                }
-                text += formatted(sample) + "\n"
+            let members = families[name]!
+            let first = samples[members[0]]
+            if !first.help.isEmpty {
+                out += "# HELP ".utf8
+                out += name.utf8
+                out.append(UInt8(ascii: " "))
+                appendHelp(first.help, to: &out)
+                out.append(UInt8(ascii: "\n"))
             }
+            out += "# TYPE ".utf8
+            out += name.utf8
+            out.append(UInt8(ascii: " "))
+            out += first.kind.rawValue.utf8
+            out.append(UInt8(ascii: "\n"))
+            for index in members { appendSample(samples[index], to: &out) }
         }
-        return text
+        return out
+    }
+
+    private static func appendSample(_ sample: MetricSample, to out: inout [UInt8]) {
+        out += sample.name.utf8
+        if !sample.labels.isEmpty {
+            out.append(UInt8(ascii: "{"))
+            for (position, label) in sample.labels.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                out += label.name.utf8
+                out += "=\"".utf8
+                appendLabelValue(label.value, to: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: " "))
+        out += formatted(sample).utf8
+        out.append(UInt8(ascii: "\n"))
     }
 
     /// A counter counts whole events; a gauge's value is printed as Swift prints a Double
@@ -40,25 +64,26 @@ public enum ExpositionText {
     }
 
     /// HELP text: backslash escaped, line feeds taken out.
-    static func escapedHelp(_ help: String) -> String {
-        var out = ""
-        for character in help where character != "\n" {
-            out += character == "\\" ? "\\\\" : String(character)
-        }
-        return out
-    }
-
-    /// A label value: backslash, double quote and line feed escaped.
-    static func escapedLabelValue(_ value: String) -> String {
-        var out = ""
-        for character in value {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.append(character)
+    private static func appendHelp(_ help: String, to out: inout [UInt8]) {
+        for byte in help.utf8 {
+            switch byte {
+            case UInt8(ascii: "\n"): continue
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            default: out.append(byte)
             }
         }
-        return out
+    }
+
+    /// A label value: backslash, double quote and line feed escaped, byte by byte (a "\r\n"
+    /// is one Character, and its line feed must still be escaped).
+    private static func appendLabelValue(_ value: String, to out: inout [UInt8]) {
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): out += #"\\"#.utf8
+            case UInt8(ascii: "\""): out += #"\""#.utf8
+            case UInt8(ascii: "\n"): out += #"\n"#.utf8
+            default: out.append(byte)
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 /// One sample of the Prometheus text exposition format: a metric's name, its family's help
 /// text and type, the sample's labels in order, and its value. The decisions (which metrics,
-/// which labels, which values) are made as these values, without sockets; the exporter
-/// hands them to swift-prometheus, `reach watch --textfile` to `ExpositionText`.
+/// which labels, which values) are made as these values, without sockets; `ExpositionText`
+/// writes them, for the exporter and for `reach watch --textfile`.
 public struct MetricSample: Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         case gauge

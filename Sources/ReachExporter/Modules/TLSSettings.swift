@@ -16,8 +16,8 @@ extension TLSSettings {
             case "server_name": settings.serverName = try value.text(name)
             case "insecure_skip_verify": settings.insecureSkipVerify = try value.flag(name)
             case "min_version":
-                let text = try value.choice(name, Version.allCases.map(\.rawValue))
-                settings.minVersion = Version(rawValue: text)
+                let text = try value.choice(name, TLSProtocolVersion.allCases.map(\.rawValue))
+                settings.minVersion = TLSProtocolVersion(rawValue: text)
             default: return false
             }
             return true
