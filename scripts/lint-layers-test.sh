@@ -50,13 +50,13 @@ import Glibc
 EOF
 printf 'import Glibc\nimport CReachShims\n' >"$tree/Tests/SomeTests/T.swift"
 # Rule 3: the exporter's libraries stay in the exporter.
-printf 'import NIOCore\nimport Prometheus\nimport CYAML\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
-printf 'import ReachCore\nimport ReachSystem\nimport Prometheus\nimport ReachSystem\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
+printf 'import NIOCore\nimport CYAML\nimport ReachExporter\n' >"$tree/Sources/ReachCLI/Exporter.swift"
+printf 'import ReachCore\nimport ReachSystem\nimport ReachSystem\nimport NIOPosix\nimport ReachCLI\nimport ReachCommandLine\n' \
     >"$tree/Sources/ReachExporter/Decisions.swift"
-printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport Prometheus\nimport ReachCore\n' \
+printf 'import NIOCore\nimport NIOHTTP1\nimport _NIODataStructures\nimport ReachExporter\nimport ReachCore\n' \
     >"$tree/Sources/reach-exporter/main.swift"
-printf 'import NIOCore\nimport Prometheus\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
-printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport Prometheus\nimport ReachCLI\n' \
+printf 'import NIOCore\nimport ReachExporter\n' >"$tree/Tests/SomeTests/E.swift"
+printf 'import NIOCore\nimport NIOHTTP2\nimport ReachCore\nimport ReachExporter\nimport NIOPosix\nimport ReachCLI\n' \
     >"$tree/Sources/ReachExporterProbes/Probe.swift"
 # Rule 3: ReachExporterProbes stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO; each
 # import is named once, by the first rule it breaks.
@@ -135,9 +135,8 @@ README.md:3: names docs/GONE.md, which is not in the repository
 README.md:4: links to docs/GONE2.md, which is not in the repository
 Sources/ReachCLI/CLI.swift:4: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachCLI/Exporter.swift:1: imports NIOCore outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
-Sources/ReachCLI/Exporter.swift:2: imports Prometheus outside the exporter (kept out of the reach binary)
-Sources/ReachCLI/Exporter.swift:3: imports CYAML outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
-Sources/ReachCLI/Exporter.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
+Sources/ReachCLI/Exporter.swift:2: imports CYAML outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
+Sources/ReachCLI/Exporter.swift:3: imports ReachExporter outside Sources/reach-exporter (layers point down)
 Sources/ReachCommandLine/Reader.swift:1: imports ReachSystem from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCommandLine/Reader.swift:2: imports ReachCore from ReachCommandLine (it stands on the standard library alone)
 Sources/ReachCore/Cite.swift:1: cites REFERENCE, a document outside the repository
@@ -163,8 +162,8 @@ Sources/ReachCore/Imports.swift:14: imports Glibc outside Sources/ReachSystem an
 Sources/ReachCore/Layers.swift:1: imports ReachCommandLine below ReachCLI (ReachCore and ReachSystem know no command line)
 Sources/ReachCore/Layers.swift:3: imports ReachCLI from ReachCore (layers point down)
 Sources/ReachCore/Probes.swift:1: imports ReachExporterProbes outside the exporter (kept out of the reach binary)
-Sources/ReachExporter/Decisions.swift:5: imports NIOPosix outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
-Sources/ReachExporter/Decisions.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
+Sources/ReachExporter/Decisions.swift:4: imports NIOPosix outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)
+Sources/ReachExporter/Decisions.swift:5: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachExporter/ExporterProber.swift:2: names Poll in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:1: names NetlinkSocket in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
 Sources/ReachExporter/Sockets.swift:3: names TCPConnection in Sources/ReachExporter (its probes are in ReachCore and ReachExporterProbes: it opens no socket of its own)
@@ -177,7 +176,7 @@ Sources/ReachExporterProbes/DNS.swift:5: imports ReachExporterSystem from ReachE
 Sources/ReachExporterProbes/DNS.swift:6: imports CZlib outside Sources/ReachExporterSystem (libyaml, libcrypt, zlib and libbrotli stay out of reach)
 Sources/ReachExporterProbes/DNS.swift:7: imports Glibc outside Sources/ReachSystem and Sources/ReachExporterSystem (they alone call the C library)
 Sources/ReachExporterProbes/Probe.swift:4: imports ReachExporter outside Sources/reach-exporter (layers point down)
-Sources/ReachExporterProbes/Probe.swift:5: imports Prometheus outside the exporter (kept out of the reach binary)
+Sources/ReachExporterProbes/Probe.swift:5: imports NIOPosix from ReachExporterProbes (the probes run SwiftNIO handlers on their own sockets: no event loop)
 Sources/ReachExporterProbes/Probe.swift:6: imports ReachCLI from the exporter (it stands on ReachCore, not on the command line)
 Sources/ReachExporterSystem/YAML.swift:4: imports ReachSystem from ReachExporterSystem (it stands on the C libraries alone)
 Sources/ReachExporterSystem/YAML.swift:5: imports CReachShims outside Sources/ReachSystem (only ReachSystem calls the C library)

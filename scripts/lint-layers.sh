@@ -20,14 +20,14 @@
 #    standard library alone, below both executables).
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
 #    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point) and
-#    Sources/ReachExporterProbes (the exporter's own probes: HTTP/2 for gRPC);
-#    Prometheus only in Sources/reach-exporter and Sources/ReachExporter (the
-#    exporter's decisions and its probes' blackbox_exporter shape: no NIO there either);
+#    Sources/ReachExporterProbes (the exporter's own probes: TLS and HTTP/2), and there
+#    without NIOPosix: the probes run SwiftNIO's handlers on their own sockets, no event
+#    loop; no NIO in Sources/ReachExporter (the exporter's decisions);
 #    ReachExporter imported only by Sources/reach-exporter, ReachExporterProbes only by the
 #    exporter's two modules; none of the three imports ReachCLI. Of the project's modules,
 #    ReachExporterProbes (the probes' I/O: connections, DNS, TLS, HTTP/2) imports ReachCore,
-#    ReachSystem and ReachRegex only: no ReachExporter, ReachExporterSystem, ReachCommandLine,
-#    Prometheus or C module (blackbox's shape and the command line are ReachExporter's, the
+#    ReachSystem and ReachRegex only: no ReachExporter, ReachExporterSystem, ReachCommandLine
+#    or C module (blackbox's shape and the command line are ReachExporter's, the
 #    system calls ReachSystem's). ReachRegex (the exporter's RE2 engine) is imported
 #    only by the exporter's three modules and imports nothing itself (standard library only).
 #    Sources/ReachExporter opens no socket of its own: its code names none of the socket
@@ -168,8 +168,8 @@ scan() {
             violation("imports " module " outside Sources/reach-exporter and Sources/ReachExporterProbes (the exporter only)")
         if (module == "ReachExporterProbes" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
             violation("imports ReachExporterProbes outside the exporter (kept out of the reach binary)")
-        if (module ~ /^(Prometheus)$/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|reach-exporter)\//)
-            violation("imports " module " outside the exporter (kept out of the reach binary)")
+        if (module == "NIOPosix" && FILENAME ~ /^Sources\/ReachExporterProbes\//)
+            violation("imports NIOPosix from ReachExporterProbes (the probes run SwiftNIO handlers on their own sockets: no event loop)")
         if (module == "ReachExporter" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/reach-exporter\//)
             violation("imports ReachExporter outside Sources/reach-exporter (layers point down)")
         if (module == "ReachRegex" && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(ReachExporter|ReachExporterProbes|reach-exporter)\//)
@@ -180,7 +180,7 @@ scan() {
             violation("imports " module " from the exporter (it stands on ReachCore, not on the command line)")
         # What the rules above have not said already: any other module of the project.
         if (FILENAME ~ /^Sources\/ReachExporterProbes\// && reported == before && module !~ /^(ReachCore|ReachSystem|ReachRegex)$/ &&
-            module ~ /^(Reach|CReach|CLibcap|CYAML|CCrypt|CZlib|CBrotli|Prometheus)/)
+            module ~ /^(Reach|CReach|CLibcap|CYAML|CCrypt|CZlib|CBrotli)/)
             violation("imports " module " from ReachExporterProbes (it stands on ReachCore, ReachSystem, ReachRegex and SwiftNIO)")
     }
 

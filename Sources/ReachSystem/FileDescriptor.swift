@@ -7,8 +7,7 @@ import CReachShims
 /// typed descriptor, not a bare `Int32`), made the owner. It is non-copyable because a copy
 /// would be a second owner, and the second close(2) of one number may close a descriptor
 /// the kernel has since handed to another thread. So each one is closed exactly once, by
-/// its owner's end (deinit), unless `release()` hands it to an owner outside Swift's
-/// reach (SwiftNIO's channel). Where a descriptor is only named, not owned (in a poll set,
+/// its owner's end (deinit). Where a descriptor is only named, not owned (in a poll set,
 /// to a signal handler, standard output), its `Number` is passed: a copyable name that
 /// closes nothing, since an array or a protocol requirement cannot hold a non-copyable value.
 public struct FileDescriptor: ~Copyable {
@@ -26,7 +25,7 @@ public struct FileDescriptor: ~Copyable {
         public static let standardError: Number = 2
     }
 
-    public private(set) var number: Number
+    public let number: Number
 
     /// Takes ownership of a descriptor the kernel has just returned.
     init(owning rawValue: Int32) {
@@ -39,12 +38,6 @@ public struct FileDescriptor: ~Copyable {
 
     /// The number, for the wrappers of System.swift.
     var rawValue: Int32 { number.rawValue }
-
-    /// Hands the descriptor to a new owner, who closes it; this value then owns nothing.
-    public mutating func release() -> Number {
-        defer { number = .none }
-        return number
-    }
 
     /// Waits for `events` (nil `timeout`: until one comes); the events, empty when the time ran out.
     public borrowing func wait(for events: PollEvents, timeout: TimeSpan?) throws(SystemCallError) -> PollEvents {

@@ -12,12 +12,6 @@ public final class TCPConnection {
         self.descriptor = descriptor
     }
 
-    /// Hands the connected, non-blocking socket to a new owner (the exporter's HTTP/2 client
-    /// continues on it), who closes it; this connection can do nothing more.
-    public func releaseDescriptor() -> FileDescriptor.Number {
-        descriptor.release()
-    }
-
     /// How a connection attempt ended. Refusals and unreachable answers are verdicts.
     public enum ConnectOutcome {
         case connected(TCPConnection)

@@ -26,16 +26,6 @@ final class FileDescriptorTests: XCTestCase {
         XCTAssertEqual(error, EBADF)
     }
 
-    func testReleasedDescriptorStaysOpenForItsNewOwner() throws {
-        var socket = try FileDescriptor.socket(.ipv4, .datagram)
-        let number = socket.release()
-        let left = socket.number
-        _ = consume socket
-        XCTAssertEqual(left, .none)
-        XCTAssertTrue(isOpen(number))
-        XCTAssertEqual(close(number.rawValue), 0)
-    }
-
     func testSocketIsCloseOnExecAndNonBlocking() throws {
         let socket = try FileDescriptor.socket(.ipv4, .stream)
         let descriptorFlags = fcntl(socket.rawValue, F_GETFD)
