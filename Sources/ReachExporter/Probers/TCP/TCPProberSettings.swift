@@ -3,7 +3,7 @@ import ReachExporterSystem
 import ReachSystem
 
 /// The `tcp` settings of a module (blackbox_exporter 0.23 `config/config.go` TCPProbe).
-public struct TCPProberSettings: Hashable, Sendable {
+public struct TCPProberSettings: Hashable, Sendable, BlackboxSettings, AddressChoosing {
     /// One step of `query_response`: wait for a line matching `expect`, send `send` (with
     /// `${1}`... from expect's groups), or start TLS.
     public struct QueryResponse: Hashable, Sendable {
@@ -12,31 +12,27 @@ public struct TCPProberSettings: Hashable, Sendable {
         public var startTLS = false
     }
 
-    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
-    public var ipProtocolFallback = true
-    /// Empty: the kernel's choice.
-    public var sourceIPAddress = ""
+    public var address = AddressSettings()
     public var queryResponse: [QueryResponse] = []
     public var tls = false
     public var tlsConfig = TLSSettings()
 
     public init() {}
 
+    /// The tcp prober's keys, in the debug output's order.
+    static var keys: [ProberKey<Self>] {
+        [
+            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress, .flag("tls", \.tls),
+            ProberKey("query_response") { settings, node, key, reader throws(ConfigurationError) in
+                settings.queryResponse = try queryResponse(node, key, reader)
+            },
+            .tlsConfig(\.tlsConfig),
+        ]
+    }
+
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> TCPProberSettings {
         var settings = TCPProberSettings()
-        try reader.fields(node, at: "tcp") { key, value throws(ConfigurationError) in
-            let name = "tcp.\(key)"
-            switch key {
-            case "preferred_ip_protocol": settings.preferredIPProtocol = try value.ipProtocol(name)
-            case "ip_protocol_fallback": settings.ipProtocolFallback = try value.flag(name)
-            case "source_ip_address": settings.sourceIPAddress = try value.sourceAddress(name)
-            case "query_response": settings.queryResponse = try queryResponse(value, name, reader)
-            case "tls": settings.tls = try value.flag(name)
-            case "tls_config": settings.tlsConfig = try TLSSettings.parse(value, at: name, reader)
-            default: return false
-            }
-            return true
-        }
+        try reader.read(node, at: "tcp", into: &settings, keys)
         return settings
     }
 
@@ -58,24 +54,5 @@ public struct TCPProberSettings: Hashable, Sendable {
             }
             return step
         }
-    }
-}
-
-extension YAMLNode {
-    /// `source_ip_address`: an IP address, or empty (blackbox_exporter refuses any other text
-    /// at each probe; said once here).
-    func sourceAddress(_ key: String) throws(ConfigurationError) -> String {
-        let text = try text(key)
-        guard text.isEmpty || (try? IPAddress.parse(text)) != nil else {
-            throw ConfigurationError(mark?.line, "\(key): '\(text)' is not an IP address")
-        }
-        return text
-    }
-}
-
-extension ExporterModule {
-    /// A `source_ip_address` as the probers bind it: nil when empty (checked at load).
-    static func sourceAddress(_ text: String) -> IPAddress? {
-        text.isEmpty ? nil : try? IPAddress.parse(text)
     }
 }
