@@ -21,7 +21,9 @@ sanitize="-sanitize=fuzzer,address"
 # The exporter's module model: what a module is, and blackbox.yml read into it.
 exporter_modules="Sources/ReachExporter/ExporterModule.swift Sources/ReachExporter/ExporterModule+YAML.swift"
 exporter_modules+=" Sources/ReachExporter/ExporterConfiguration.swift Sources/ReachExporter/ExporterLog.swift"
-exporter_modules+=" $(find Sources/ReachExporter/Modules -name '*.swift' | sort | tr '\n' ' ')"
+# Each prober's folder holds its settings and keys (read here) beside its run and metrics (not).
+exporter_modules+=" $(find Sources/ReachExporter/Modules Sources/ReachExporter/Probers -name '*.swift' \
+    ! -name 'ExporterProber+*' ! -name 'ProbeMeasurement+*' | sort | tr '\n' ' ')"
 
 # The dns prober's codec and exchange: the exporter's own (ReachExporterProbes), built here
 # without the rest of that module, which needs SwiftNIO.

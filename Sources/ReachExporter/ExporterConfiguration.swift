@@ -6,8 +6,8 @@ import ReachSystem
 /// `--config.file FILE`: modules in blackbox_exporter 0.23's `blackbox.yml` form, read with
 /// libyaml as its decoder reads them (`config/config.go`: yaml.v3, unknown keys refused).
 /// Every key of every prober is read into typed settings with blackbox_exporter's defaults;
-/// a key that reach does not run yet is refused (`implemented`), so that a module never
-/// silently means less than it says.
+/// a key that reach does not run yet is refused (each prober's `ProberKey` table says which),
+/// so that a module never silently means less than it says.
 public enum ExporterConfiguration {
     public struct Error: Swift.Error, Equatable, CustomStringConvertible {
         public var message: String

@@ -2,7 +2,7 @@ import ReachSystem
 
 /// A module of blackbox_exporter's `blackbox.yml` (`config/config.go` Module): a prober, a
 /// timeout, and each prober's settings with blackbox_exporter's defaults (each in its own
-/// file under Modules/). A module names one prober; the other probers' settings are read and
+/// prober's folder under Probers/). A module names one prober; the other probers' settings are read and
 /// checked, then unused, as blackbox_exporter does.
 public struct ExporterModule: Hashable, Sendable {
     public enum Prober: String, Hashable, Sendable, CaseIterable {
@@ -38,16 +38,16 @@ public struct ExporterModule: Hashable, Sendable {
 
     /// The module's own prober's choice: blackbox_exporter's default is ip6 with a fallback
     /// to ip4 (`prober/utils.go` chooseProtocol). A route module has no settings: the defaults.
-    public var preferredIPProtocol: IPProtocol { addressChoice.preferred }
-    public var ipProtocolFallback: Bool { addressChoice.fallback }
+    public var preferredIPProtocol: IPProtocol { address.preferredIPProtocol }
+    public var ipProtocolFallback: Bool { address.ipProtocolFallback }
 
-    private var addressChoice: (preferred: IPProtocol, fallback: Bool) {
+    var address: AddressSettings {
         switch prober {
-        case .http: (http.preferredIPProtocol, http.ipProtocolFallback)
-        case .tcp: (tcp.preferredIPProtocol, tcp.ipProtocolFallback)
-        case .icmp, .route: (icmp.preferredIPProtocol, icmp.ipProtocolFallback)
-        case .dns: (dns.preferredIPProtocol, dns.ipProtocolFallback)
-        case .grpc: (grpc.preferredIPProtocol, grpc.ipProtocolFallback)
+        case .http: http.address
+        case .tcp: tcp.address
+        case .icmp, .route: icmp.address
+        case .dns: dns.address
+        case .grpc: grpc.address
         }
     }
 

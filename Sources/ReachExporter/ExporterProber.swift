@@ -107,7 +107,7 @@ public struct ExporterProber: Sendable {
     /// address the socket cannot be bound to fails the probe (blackbox_exporter's listen
     /// fails), nil here; not having ICMP permission is thrown.
     private func openSocket(for address: IPAddress, settings: ICMPProberSettings) throws -> ICMPSocket? {
-        let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
+        let source = settings.address.source
         var options = ICMPSocketOptions(sourceAddress: source, ttl: settings.ttl == 0 ? nil : settings.ttl)
         if settings.dontFragment, address.family == .ipv4 { options.pathMTUDiscovery = .do }
         if let source, source.family != address.family { return nil }

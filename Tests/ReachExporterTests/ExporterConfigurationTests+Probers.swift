@@ -21,7 +21,7 @@ extension ExporterConfigurationTests {
                       starttls: false
             """)
         let tcp = modules[0].tcp
-        XCTAssertEqual(tcp.sourceIPAddress, "198.18.0.2")
+        XCTAssertEqual(tcp.address.sourceIPAddress, "198.18.0.2")
         XCTAssertEqual(tcp.queryResponse.count, 2)
         XCTAssertEqual(tcp.queryResponse[0].expect?.pattern, "^220 ([^ ]+) ESMTP")
         XCTAssertEqual(tcp.queryResponse[0].send, "EHLO ${1}")
@@ -45,7 +45,7 @@ extension ExporterConfigurationTests {
         XCTAssertEqual(modules[0].icmp.ttl, 5)
         XCTAssertTrue(modules[0].icmp.dontFragment)
         XCTAssertEqual(modules[0].icmp.payloadSize, 1400)
-        XCTAssertEqual(modules[0].icmp.sourceIPAddress, "2001:db8::2")
+        XCTAssertEqual(modules[0].icmp.address.sourceIPAddress, "2001:db8::2")
         // blackbox_exporter's defaults: TTL 64, no DF, its 28-byte payload, no source.
         XCTAssertEqual(modules[1].icmp, ICMPProberSettings())
         XCTAssertEqual(modules[1].icmp.ttl, 64)

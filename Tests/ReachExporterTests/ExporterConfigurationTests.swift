@@ -71,7 +71,7 @@ final class ExporterConfigurationTests: XCTestCase {
         XCTAssertEqual(module.dns.transportProtocol, "udp")
         XCTAssertEqual(module.dns.validRcodes, ["NOERROR"])
         XCTAssertTrue(module.dns.recursionDesired)
-        XCTAssertTrue(module.tcp.ipProtocolFallback)
+        XCTAssertTrue(module.tcp.address.ipProtocolFallback)
         XCTAssertEqual(module.grpc.service, "")
         XCTAssertFalse(module.grpc.tls)
     }
@@ -123,8 +123,8 @@ final class ExporterConfigurationTests: XCTestCase {
     private func checkEveryHTTPKey(_ http: HTTPProberSettings) throws {
         XCTAssertEqual(http.validStatusCodes, [200, 301])
         XCTAssertEqual(http.validHTTPVersions, ["HTTP/1.1", "HTTP/2.0"])
-        XCTAssertEqual(http.preferredIPProtocol, .ip4)
-        XCTAssertFalse(http.ipProtocolFallback)
+        XCTAssertEqual(http.address.preferredIPProtocol, .ip4)
+        XCTAssertFalse(http.address.ipProtocolFallback)
         XCTAssertTrue(http.skipResolvePhaseWithProxy)
         XCTAssertFalse(http.client.followRedirects, "no_follow_redirects, deprecated, still read")
         XCTAssertFalse(http.failIfSSL)
@@ -201,7 +201,7 @@ final class ExporterConfigurationTests: XCTestCase {
                   tls: true
                   tls_config: {insecure_skip_verify: true}
             """).tcp
-        XCTAssertEqual(tcp.sourceIPAddress, "198.51.100.1")
+        XCTAssertEqual(tcp.address.sourceIPAddress, "198.51.100.1")
         XCTAssertEqual(tcp.queryResponse.count, 3)
         XCTAssertEqual(tcp.queryResponse[0].expect?.pattern, "^220 ([^ ]+) ESMTP")
         XCTAssertEqual(tcp.queryResponse[1].send, "EHLO ${1}\r")
@@ -218,7 +218,7 @@ final class ExporterConfigurationTests: XCTestCase {
                 prober: icmp
                 icmp: {source_ip_address: "2001:db8::1", payload_size: 56, dont_fragment: true, ttl: 5}
             """).icmp
-        XCTAssertEqual(icmp.sourceIPAddress, "2001:db8::1")
+        XCTAssertEqual(icmp.address.sourceIPAddress, "2001:db8::1")
         XCTAssertEqual(icmp.payloadSize, 56)
         XCTAssertTrue(icmp.dontFragment)
         XCTAssertEqual(icmp.ttl, 5)
@@ -256,7 +256,7 @@ final class ExporterConfigurationTests: XCTestCase {
         let grpc = try module("modules:\n  m:\n    prober: grpc\n    grpc: {service: s1, tls: true, preferred_ip_protocol: ip4}\n").grpc
         XCTAssertEqual(grpc.service, "s1")
         XCTAssertTrue(grpc.tls)
-        XCTAssertEqual(grpc.preferredIPProtocol, .ip4)
+        XCTAssertEqual(grpc.address.preferredIPProtocol, .ip4)
     }
 
     func testBlackboxRefusals() {

@@ -67,6 +67,74 @@ final class ProbeDebugOutputTests: XCTestCase {
             """), text)
     }
 
+    /// Every key the debug output prints, set away from its default: each prober's block in
+    /// blackbox_exporter's field order, as its key table lists them.
+    func testEveryPrintedKeyInItsPlace() throws {
+        let module = try XCTUnwrap(ExporterConfiguration.parse("""
+            modules:
+              all:
+                prober: grpc
+                http: {valid_status_codes: [200], valid_http_versions: [HTTP/1.1], preferred_ip_protocol: ip4,
+                  ip_protocol_fallback: false, skip_resolve_phase_with_proxy: true, fail_if_ssl: true, fail_if_not_ssl: true,
+                  method: POST, fail_if_body_matches_regexp: [x], fail_if_body_not_matches_regexp: [y], body: hello,
+                  proxy_url: 'http://proxy.lab:3128', follow_redirects: false, enable_http2: false, compression: gzip,
+                  body_size_limit: 1KB}
+                tcp: {preferred_ip_protocol: ip4, source_ip_address: 198.51.100.1, tls: true}
+                icmp: {source_ip_address: '2001:db8::1', payload_size: 56, dont_fragment: true, ttl: 0}
+                dns: {preferred_ip_protocol: ip4, dns_over_tls: true, source_ip_address: 198.51.100.2, transport_protocol: tcp,
+                  query_class: CH, query_name: example.lab, query_type: A, recursion_desired: false, valid_rcodes: [NOERROR, NXDOMAIN]}
+                grpc: {service: health, tls: true, preferred_ip_protocol: ip4}
+            """, checkingImplemented: false).first)
+        XCTAssertEqual(module.yaml, Self.everyPrintedKey)
+    }
+
+    private static let everyPrintedKey = """
+        prober: grpc
+        http:
+            valid_status_codes: [200]
+            valid_http_versions: [HTTP/1.1]
+            preferred_ip_protocol: ip4
+            skip_resolve_phase_with_proxy: true
+            fail_if_ssl: true
+            fail_if_not_ssl: true
+            method: POST
+            fail_if_body_matches_regexp: [x]
+            fail_if_body_not_matches_regexp: [y]
+            body: hello
+            proxy_url: "http://proxy.lab:3128"
+            follow_redirects: false
+            enable_http2: false
+            compression: gzip
+            body_size_limit: 1024
+        tcp:
+            preferred_ip_protocol: ip4
+            ip_protocol_fallback: true
+            source_ip_address: "198.51.100.1"
+            tls: true
+        icmp:
+            ip_protocol_fallback: true
+            source_ip_address: "2001:db8::1"
+            payload_size: 56
+            dont_fragment: true
+            ttl: 0
+        dns:
+            preferred_ip_protocol: ip4
+            ip_protocol_fallback: true
+            dns_over_tls: true
+            source_ip_address: "198.51.100.2"
+            transport_protocol: tcp
+            query_class: CH
+            query_name: example.lab
+            query_type: A
+            valid_rcodes: [NOERROR, NXDOMAIN]
+        grpc:
+            service: health
+            tls: true
+            ip_protocol_fallback: true
+            preferred_ip_protocol: ip4
+
+        """
+
     func testGoDurations() {
         XCTAssertEqual(ExporterModule.goDuration(.seconds(5)), "5s")
         XCTAssertEqual(ExporterModule.goDuration(.milliseconds(500)), "500ms")

@@ -10,8 +10,7 @@ typealias ConfigurationError = ExporterConfiguration.Error
 /// Reads blackbox.yml's mappings as blackbox_exporter's decoder does (yaml.v3 with
 /// `KnownFields(true)`): each key known to its mapping, at most once, else one line naming
 /// it; and, in the module's own prober's settings, each key that reach does not run yet
-/// refused (`ExporterConfiguration.implemented`), so a module never silently means less
-/// than it says.
+/// (its `ProberKey` says so) refused, so a module never silently means less than it says.
 final class ConfigurationReader {
     /// The prober whose settings are checked against what reach runs; the other probers'
     /// settings are read and checked as blackbox_exporter checks them, and then unused, as
@@ -27,11 +26,11 @@ final class ConfigurationReader {
     }
 
     /// Calls `read` with each key of the mapping `node` (at `path`, e.g. "http.tls_config")
-    /// and its value; `read` answers false for a key it does not know. A null node is an
-    /// empty mapping: the defaults stay.
-    func fields(_ node: Node, at path: String, _ read: (String, Node) throws(ConfigurationError) -> Bool)
-        throws(ConfigurationError)
-    {
+    /// and its value; `read` answers false for a key it does not know, `runs` false for one
+    /// reach does not run yet. A null node is an empty mapping: the defaults stay.
+    func fields(
+        _ node: Node, at path: String, runs: (String) -> Bool = { _ in true }, _ read: (String, Node) throws(ConfigurationError) -> Bool
+    ) throws(ConfigurationError) {
         if node.isNull { return }
         guard let pairs = node.mapping else { throw ConfigurationError(node.mark?.line, "\(path): expected a mapping") }
         var seen: Set<String> = []
@@ -44,19 +43,15 @@ final class ConfigurationReader {
             guard try read(name, value) else {
                 throw ConfigurationError(key.mark?.line, "\(full): unknown key (blackbox_exporter 0.23 has no such setting)")
             }
-            try check(full, value, line: key.mark?.line)
+            if !runs(name) { try refuse(full, value, line: key.mark?.line) }
         }
     }
 
-    /// A key of the module's own prober that reach does not run yet (with this value) is refused.
-    /// An empty value leaves blackbox_exporter's default, which reach runs; a settings block
-    /// passes when some of its keys are run (each key then checked on its own).
-    private func check(_ full: String, _ value: Node, line: Int?) throws(ConfigurationError) {
+    /// A key of the module's own prober that reach does not run yet is refused, unless empty:
+    /// an empty value leaves blackbox_exporter's default, which reach runs.
+    private func refuse(_ full: String, _ value: Node, line: Int?) throws(ConfigurationError) {
         guard checksImplemented, full == prober || full.hasPrefix(prober + ".") else { return }
         if value.isNull || value.mapping?.isEmpty == true || value.sequence?.isEmpty == true { return }
-        let implemented = ExporterConfiguration.implemented
-        if implemented.contains(full) || value.mapping != nil && implemented.contains(where: { $0.hasPrefix(full + ".") }) { return }
-        if let text = value.string, implemented.contains("\(full)=\(text)") { return }
         throw ConfigurationError(line, "\(full): not yet supported by reach-exporter")
     }
 }
@@ -129,17 +124,6 @@ extension YAMLNode {
             fields.append(HeaderField(name: text, value: try value.text("\(key).\(text)")))
         }
         return fields
-    }
-
-    /// `preferred_ip_protocol`: ip4 or ip6 (blackbox_exporter's `prober/utils.go`: anything
-    /// else is ip6, said here instead).
-    func ipProtocol(_ key: String) throws(ConfigurationError) -> ExporterModule.IPProtocol {
-        let text = try text(key)
-        if text.isEmpty { return .ip6 }
-        guard let chosen = ExporterModule.IPProtocol(rawValue: text) else {
-            throw ConfigurationError(mark?.line, "\(key): '\(text)' is neither ip4 nor ip6")
-        }
-        return chosen
     }
 
     /// One of `choices` (the empty text too when allowed: blackbox's default).

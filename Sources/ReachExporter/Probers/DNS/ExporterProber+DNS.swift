@@ -17,7 +17,7 @@ extension ExporterProber {
         dns.resolve = measurement.lookup
         let question = try settings.question
         let query = DNSMessage.query(id: .random(in: 0...UInt16.max), question, recursionDesired: settings.recursionDesired)
-        let source = ExporterModule.sourceAddress(settings.sourceIPAddress)
+        let source = settings.address.source
         let port = request.target.port ?? (settings.dnsOverTLS ? 853 : 53)
         let exchanged: Result<DNSMessage, DNSExchange.Failure>
         if settings.dnsOverTLS {

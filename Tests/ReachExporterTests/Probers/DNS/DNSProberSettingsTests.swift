@@ -28,7 +28,7 @@ final class DNSProberSettingsTests: XCTestCase {
         XCTAssertEqual(try settings.question, .init(name: try DNSName.parse("example.lab."), type: 255, questionClass: 1))
         XCTAssertTrue(settings.recursionDesired)
         XCTAssertEqual(settings.transport, .udp)
-        XCTAssertEqual(settings.sourceIPAddress, "")
+        XCTAssertEqual(settings.address.sourceIPAddress, "")
         XCTAssertEqual(settings.validResponseCodes, [0])
         XCTAssertEqual(settings.validateAnswer, .init())
     }
@@ -59,7 +59,7 @@ final class DNSProberSettingsTests: XCTestCase {
         XCTAssertEqual(try settings.question, .init(name: try DNSName.parse("www.example.lab."), type: 28, questionClass: 3))
         XCTAssertFalse(settings.recursionDesired)
         XCTAssertEqual(settings.transport, .tcp)
-        XCTAssertEqual(ExporterModule.sourceAddress(settings.sourceIPAddress), try IPAddress.parse("2001:db8::2"))
+        XCTAssertEqual(settings.address.source, try IPAddress.parse("2001:db8::2"))
         XCTAssertEqual(module.preferredIPProtocol, .ip4)
         XCTAssertFalse(module.ipProtocolFallback)
         XCTAssertEqual(settings.validResponseCodes, [0, 3])

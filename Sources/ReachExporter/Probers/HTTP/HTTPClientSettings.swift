@@ -6,7 +6,7 @@ import ReachSystem
 /// The HTTP client's settings blackbox_exporter's http prober takes inline (prometheus/common
 /// `config/http_config.go` HTTPClientConfig, v0.37 as 0.23 links it): credentials, proxy,
 /// TLS, redirects, HTTP/2.
-public struct HTTPClientSettings: Hashable, Sendable {
+public struct HTTPClientSettings: Hashable, Sendable, BlackboxSettings {
     public struct BasicAuth: Hashable, Sendable {
         public var username = ""
         public var password = ""
@@ -44,29 +44,31 @@ public struct HTTPClientSettings: Hashable, Sendable {
     public var tls = TLSSettings()
     public var followRedirects = true
     public var enableHTTP2 = true
+    /// bearer_token and bearer_token_file as read; `validate` moves them into `authorization`.
+    var bearerToken = ""
+    var bearerTokenFile = ""
 
     public init() {}
 
-    /// The client's keys among the http prober's: true when `key` was one of them.
-    mutating func read(
-        _ key: String, _ value: Node, at path: String, _ reader: ConfigurationReader, bearer: inout (token: String, file: String)
-    )
-        throws(ConfigurationError) -> Bool
-    {
-        let name = "\(path).\(key)"
-        switch key {
-        case "basic_auth": basicAuth = try Self.basicAuth(value, at: name, reader)
-        case "authorization": authorization = try Self.authorization(value, at: name, reader)
-        case "oauth2": oauth2 = try Self.oauth2(value, at: name, reader)
-        case "bearer_token": bearer.token = try value.text(name)
-        case "bearer_token_file": bearer.file = try value.text(name)
-        case "proxy_url": (proxyURL, proxy) = try Self.proxy(value, name)
-        case "tls_config": tls = try TLSSettings.parse(value, at: name, reader)
-        case "follow_redirects": followRedirects = try value.flag(name)
-        case "enable_http2": enableHTTP2 = try value.flag(name)
-        default: return false
-        }
-        return true
+    /// The client's keys among the http prober's, in the debug output's order.
+    static var keys: [ProberKey<Self>] {
+        [
+            ProberKey(
+                "proxy_url",
+                read: { settings, node, key, _ throws(ConfigurationError) in (settings.proxyURL, settings.proxy) = try proxy(node, key) },
+                shown: { DebugValue.text($0.proxyURL) }),
+            .flag("follow_redirects", \.followRedirects, always: true), .flag("enable_http2", \.enableHTTP2, always: true),
+            ProberKey("basic_auth") { settings, node, key, reader throws(ConfigurationError) in
+                settings.basicAuth = try basicAuth(node, at: key, reader)
+            },
+            ProberKey("authorization") { settings, node, key, reader throws(ConfigurationError) in
+                settings.authorization = try authorization(node, at: key, reader)
+            },
+            ProberKey("oauth2") { settings, node, key, reader throws(ConfigurationError) in
+                settings.oauth2 = try oauth2(node, at: key, reader)
+            },
+            .text("bearer_token", \.bearerToken), .text("bearer_token_file", \.bearerTokenFile), .tlsConfig(\.tls),
+        ]
     }
 
     private static func basicAuth(_ node: Node, at path: String, _ reader: ConfigurationReader) throws(ConfigurationError) -> BasicAuth {
@@ -142,7 +144,9 @@ public struct HTTPClientSettings: Hashable, Sendable {
     }
 
     /// common's HTTPClientConfig.Validate: at most one way to authenticate, each whole.
-    mutating func validate(bearer: (token: String, file: String), line: Int?) throws(ConfigurationError) {
+    mutating func validate(line: Int?) throws(ConfigurationError) {
+        let bearer = (token: bearerToken, file: bearerTokenFile)
+        (bearerToken, bearerTokenFile) = ("", "")
         func refuse(_ message: String) -> ConfigurationError { ConfigurationError(line, message) }
         if !bearer.token.isEmpty && !bearer.file.isEmpty {
             throw refuse("at most one of bearer_token & bearer_token_file must be configured")

@@ -6,7 +6,7 @@ import ReachSystem
 /// The `dns` settings of a module (blackbox_exporter 0.23 `config/config.go` DNSProbe): a
 /// query for `query_name` (which must be set), type ANY and class IN unless said, recursion
 /// desired, over UDP, and NOERROR the only valid answer code.
-public struct DNSProberSettings: Hashable, Sendable {
+public struct DNSProberSettings: Hashable, Sendable, BlackboxSettings, AddressChoosing {
     /// `validate_*_rrs`: each record of a section, in its text form, against the four lists.
     public struct RRValidator: Hashable, Sendable {
         public var failIfMatchesRegexp: [BlackboxRegex] = []
@@ -15,11 +15,9 @@ public struct DNSProberSettings: Hashable, Sendable {
         public var failIfNoneMatchesRegexp: [BlackboxRegex] = []
     }
 
-    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
-    public var ipProtocolFallback = true
+    public var address = AddressSettings()
     public var dnsOverTLS = false
     public var tlsConfig = TLSSettings()
-    public var sourceIPAddress = ""
     /// "udp" or "tcp".
     public var transportProtocol = "udp"
     public var queryClass = "IN"
@@ -33,29 +31,28 @@ public struct DNSProberSettings: Hashable, Sendable {
 
     public init() {}
 
+    /// The dns prober's keys, in the debug output's order.
+    static var keys: [ProberKey<Self>] {
+        [
+            .preferredIPProtocol, .ipProtocolFallback, .flag("dns_over_tls", \.dnsOverTLS), .sourceIPAddress,
+            .choice("transport_protocol", \.transportProtocol, ["udp", "tcp"]),
+            .choice("query_class", \.queryClass, DNSParameters.classNames),
+            ProberKey(
+                "query_name", read: { settings, node, key, _ throws(ConfigurationError) in settings.queryName = try node.domainName(key) },
+                shown: { DebugValue.text($0.queryName) }),
+            .choice("query_type", \.queryType, DNSParameters.typeNames),
+            .flag("recursion_desired", \.recursionDesired),
+            ProberKey(
+                "valid_rcodes", read: { settings, node, key, _ throws(ConfigurationError) in settings.validRcodes = try rcodes(node, key) },
+                shown: unlessDefault(\.validRcodes, DebugValue.list)),
+            .tlsConfig(\.tlsConfig), validatorKey("validate_answer_rrs", \.validateAnswer),
+            validatorKey("validate_authority_rrs", \.validateAuthority), validatorKey("validate_additional_rrs", \.validateAdditional),
+        ]
+    }
+
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> DNSProberSettings {
         var settings = DNSProberSettings()
-        try reader.fields(node, at: "dns") { key, value throws(ConfigurationError) in
-            let name = "dns.\(key)"
-            switch key {
-            case "preferred_ip_protocol": settings.preferredIPProtocol = try value.ipProtocol(name)
-            case "ip_protocol_fallback": settings.ipProtocolFallback = try value.flag(name)
-            case "dns_over_tls": settings.dnsOverTLS = try value.flag(name)
-            case "tls_config": settings.tlsConfig = try TLSSettings.parse(value, at: name, reader)
-            case "source_ip_address": settings.sourceIPAddress = try value.sourceAddress(name)
-            case "transport_protocol": settings.transportProtocol = try value.choice(name, ["udp", "tcp"]).nonEmpty ?? "udp"
-            case "query_class": settings.queryClass = try value.choice(name, DNSParameters.classNames).nonEmpty ?? "IN"
-            case "query_name": settings.queryName = try value.domainName(name)
-            case "query_type": settings.queryType = try value.choice(name, DNSParameters.typeNames).nonEmpty ?? "ANY"
-            case "recursion_desired": settings.recursionDesired = try value.flag(name)
-            case "valid_rcodes": settings.validRcodes = try rcodes(value, name)
-            case "validate_answer_rrs": settings.validateAnswer = try validator(value, name, reader)
-            case "validate_authority_rrs": settings.validateAuthority = try validator(value, name, reader)
-            case "validate_additional_rrs": settings.validateAdditional = try validator(value, name, reader)
-            default: return false
-            }
-            return true
-        }
+        try reader.read(node, at: "dns", into: &settings, keys)
         // config.go DNSProbe.UnmarshalYAML.
         if settings.queryName.isEmpty { throw ConfigurationError(node.mark?.line, "dns: query name must be set for DNS module") }
         // dns.go fails every probe of such a module ("Expected transport protocol tcp for
@@ -66,10 +63,16 @@ public struct DNSProberSettings: Hashable, Sendable {
         return settings
     }
 
-    /// Empty: NOERROR alone (`prober/dns.go`).
+    /// Empty: NOERROR alone (`prober/dns.go`), the default.
     private static func rcodes(_ node: Node, _ key: String) throws(ConfigurationError) -> [String] {
         let names = try node.list(key) { item throws(ConfigurationError) in try item.choice(key, DNSParameters.responseCodeNames) }
-        return names.isEmpty ? ["NOERROR"] : names
+        return names.isEmpty ? DNSProberSettings().validRcodes : names
+    }
+
+    private static func validatorKey(_ name: String, _ path: WritableKeyPath<Self, RRValidator>) -> ProberKey<Self> {
+        ProberKey(name) { settings, node, key, reader throws(ConfigurationError) in
+            settings[keyPath: path] = try validator(node, key, reader)
+        }
     }
 
     private static func validator(_ node: Node, _ key: String, _ reader: ConfigurationReader) throws(ConfigurationError) -> RRValidator {

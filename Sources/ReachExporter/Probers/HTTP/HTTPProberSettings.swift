@@ -3,7 +3,7 @@ import ReachSystem
 
 /// The `http` settings of a module (blackbox_exporter 0.23 `config/config.go` HTTPProbe),
 /// with its defaults: any 2xx, GET, the IP protocol ip6 with a fallback, redirects followed.
-public struct HTTPProberSettings: Hashable, Sendable {
+public struct HTTPProberSettings: Hashable, Sendable, BlackboxSettings, AddressChoosing {
     /// `fail_if_header_matches` / `fail_if_header_not_matches`: a header's values against a regex.
     public struct HeaderMatch: Hashable, Sendable {
         public var header: String
@@ -15,8 +15,8 @@ public struct HTTPProberSettings: Hashable, Sendable {
     public var validStatusCodes: [Int] = []
     /// Empty: any version.
     public var validHTTPVersions: [String] = []
-    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
-    public var ipProtocolFallback = true
+    /// Its source address unused: blackbox_exporter 0.23's http prober has no such key.
+    public var address = AddressSettings()
     public var skipResolvePhaseWithProxy = false
     public var failIfSSL = false
     public var failIfNotSSL = false
@@ -32,53 +32,72 @@ public struct HTTPProberSettings: Hashable, Sendable {
     public var compression = ""
     /// The body is read this far at most (units.Base2Bytes: "1MB" is 2^20 bytes); nil: no bound.
     public var bodySizeLimit: Int?
+    /// blackbox_exporter 0.23 reads the deprecated no_follow_redirects into follow_redirects,
+    /// whatever the order of the two; nil once read.
+    var noFollowRedirects: Bool?
 
     public init() {}
 
     static let compressions = ["gzip", "br", "deflate", "identity"]
 
+    /// The http prober's keys, in the debug output's order.
+    static var keys: [ProberKey<Self>] {
+        let named: [ProberKey<Self>] = [
+            ProberKey(
+                "valid_status_codes",
+                read: { settings, node, key, _ throws(ConfigurationError) in
+                    settings.validStatusCodes = try node.list(key) { code throws(ConfigurationError) in
+                        try code.integer(key, in: 100...599)
+                    }
+                },
+                shown: { DebugValue.numbers($0.validStatusCodes) }),
+            ProberKey(
+                "valid_http_versions",
+                read: { settings, node, key, _ throws(ConfigurationError) in settings.validHTTPVersions = try node.texts(key) },
+                shown: { DebugValue.list($0.validHTTPVersions) }),
+            .preferredIPProtocol, .ipProtocolFallback, .flag("skip_resolve_phase_with_proxy", \.skipResolvePhaseWithProxy),
+            .flag("fail_if_ssl", \.failIfSSL), .flag("fail_if_not_ssl", \.failIfNotSSL),
+            ProberKey(
+                "method", read: { settings, node, key, _ throws(ConfigurationError) in settings.method = try method(node, key) },
+                shown: unlessDefault(\.method) { $0 }),
+            .regexes("fail_if_body_matches_regexp", \.failIfBodyMatchesRegexp),
+            .regexes("fail_if_body_not_matches_regexp", \.failIfBodyNotMatchesRegexp), .text("body", \.body),
+        ]
+        return named + HTTPClientSettings.keys.map { $0.within(\.client) } + [
+            .choice("compression", \.compression, compressions),
+            ProberKey(
+                "body_size_limit",
+                read: { settings, node, key, _ throws(ConfigurationError) in settings.bodySizeLimit = try byteCount(node, key) },
+                shown: { $0.bodySizeLimit.map(String.init) }),
+            ProberKey("no_follow_redirects") { settings, node, key, _ throws(ConfigurationError) in
+                settings.noFollowRedirects = try node.flag(key)
+            },
+            ProberKey("headers") { settings, node, key, _ throws(ConfigurationError) in settings.headers = try node.pairs(key) },
+            headerMatchKey("fail_if_header_matches", \.failIfHeaderMatches),
+            headerMatchKey("fail_if_header_not_matches", \.failIfHeaderNotMatches),
+        ]
+    }
+
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> HTTPProberSettings {
         var settings = HTTPProberSettings()
-        var bearer = (token: "", file: "")
-        var noFollowRedirects: Bool?
-        try reader.fields(node, at: "http") { key, value throws(ConfigurationError) in
-            let name = "http.\(key)"
-            switch key {
-            case "valid_status_codes":
-                settings.validStatusCodes = try value.list(name) { code throws(ConfigurationError) in
-                    try code.integer(name, in: 100...599)
-                }
-            case "valid_http_versions": settings.validHTTPVersions = try value.texts(name)
-            case "preferred_ip_protocol": settings.preferredIPProtocol = try value.ipProtocol(name)
-            case "ip_protocol_fallback": settings.ipProtocolFallback = try value.flag(name)
-            case "skip_resolve_phase_with_proxy": settings.skipResolvePhaseWithProxy = try value.flag(name)
-            case "no_follow_redirects": noFollowRedirects = try value.flag(name)
-            case "fail_if_ssl": settings.failIfSSL = try value.flag(name)
-            case "fail_if_not_ssl": settings.failIfNotSSL = try value.flag(name)
-            case "method": settings.method = try method(value, name)
-            case "headers": settings.headers = try value.pairs(name)
-            case "fail_if_body_matches_regexp": settings.failIfBodyMatchesRegexp = try value.regexes(name)
-            case "fail_if_body_not_matches_regexp": settings.failIfBodyNotMatchesRegexp = try value.regexes(name)
-            case "fail_if_header_matches": settings.failIfHeaderMatches = try headerMatches(value, name, reader)
-            case "fail_if_header_not_matches": settings.failIfHeaderNotMatches = try headerMatches(value, name, reader)
-            case "body": settings.body = try value.text(name)
-            case "compression": settings.compression = try value.choice(name, compressions)
-            case "body_size_limit": settings.bodySizeLimit = try byteCount(value, name)
-            default: return try settings.client.read(key, value, at: "http", reader, bearer: &bearer)
-            }
-            return true
-        }
-        try settings.client.validate(bearer: bearer, line: node.mark?.line)
-        // blackbox_exporter 0.23 reads the deprecated no_follow_redirects into follow_redirects.
-        if let noFollowRedirects { settings.client.followRedirects = !noFollowRedirects }
+        try reader.read(node, at: "http", into: &settings, keys)
+        try settings.client.validate(line: node.mark?.line)
+        if let noFollowRedirects = settings.noFollowRedirects { settings.client.followRedirects = !noFollowRedirects }
+        settings.noFollowRedirects = nil
         try settings.checkAcceptEncoding(line: node.mark?.line)
         return settings
+    }
+
+    private static func headerMatchKey(_ name: String, _ path: WritableKeyPath<Self, [HeaderMatch]>) -> ProberKey<Self> {
+        ProberKey(name) { settings, node, key, reader throws(ConfigurationError) in
+            settings[keyPath: path] = try headerMatches(node, key, reader)
+        }
     }
 
     /// An HTTP method is a token (RFC 9110, 9.1 and 5.6.2); Go's net/http refuses any other.
     private static func method(_ node: Node, _ key: String) throws(ConfigurationError) -> String {
         let text = try node.text(key)
-        if text.isEmpty { return "GET" }
+        if text.isEmpty { return HTTPProberSettings().method }
         let token = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         guard text.allSatisfy(token.contains) else {
             throw ConfigurationError(node.mark?.line, "\(key): '\(text)' is not an HTTP method")

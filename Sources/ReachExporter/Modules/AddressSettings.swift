@@ -1,0 +1,61 @@
+import ReachExporterSystem
+import ReachSystem
+
+/// The keys several probers share, read here alone: which address family to ask the resolver
+/// for first and whether to fall back to the other (blackbox_exporter's `prober/utils.go`
+/// chooseProtocol), and the address to send from. Each prober's key table takes the ones
+/// blackbox_exporter 0.23 gives it (`config/config.go`: http and grpc have no source address).
+public struct AddressSettings: Hashable, Sendable, BlackboxSettings {
+    public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
+    public var ipProtocolFallback = true
+    /// Empty: the kernel's choice.
+    public var sourceIPAddress = ""
+
+    public init() {}
+
+    /// `source_ip_address` as the probers bind it: nil when empty (checked at load).
+    var source: IPAddress? { sourceIPAddress.isEmpty ? nil : try? IPAddress.parse(sourceIPAddress) }
+
+    /// `preferred_ip_protocol`: ip4 or ip6 (blackbox_exporter's `prober/utils.go`: anything
+    /// else is ip6, said here instead); printed when not ip6.
+    static var preferredIPProtocolKey: ProberKey<AddressSettings> {
+        ProberKey(
+            "preferred_ip_protocol",
+            read: { settings, node, key, _ throws(ConfigurationError) in
+                let text = try node.text(key)
+                guard let chosen = text.isEmpty ? .ip6 : ExporterModule.IPProtocol(rawValue: text) else {
+                    throw ConfigurationError(node.mark?.line, "\(key): '\(text)' is neither ip4 nor ip6")
+                }
+                settings.preferredIPProtocol = chosen
+            },
+            shown: unlessDefault(\.preferredIPProtocol) { $0.rawValue })
+    }
+
+    static var ipProtocolFallbackKey: ProberKey<AddressSettings> { .flag("ip_protocol_fallback", \.ipProtocolFallback) }
+
+    /// `source_ip_address`: an IP address, or empty (blackbox_exporter refuses any other text
+    /// at each probe; said once here, at load).
+    static var sourceIPAddressKey: ProberKey<AddressSettings> {
+        ProberKey(
+            "source_ip_address",
+            read: { settings, node, key, _ throws(ConfigurationError) in
+                let text = try node.text(key)
+                guard text.isEmpty || (try? IPAddress.parse(text)) != nil else {
+                    throw ConfigurationError(node.mark?.line, "\(key): '\(text)' is not an IP address")
+                }
+                settings.sourceIPAddress = text
+            },
+            shown: { DebugValue.text($0.sourceIPAddress) })
+    }
+}
+
+/// A prober's settings that hold the shared keys.
+protocol AddressChoosing {
+    var address: AddressSettings { get set }
+}
+
+extension ProberKey where Settings: AddressChoosing {
+    static var preferredIPProtocol: ProberKey { AddressSettings.preferredIPProtocolKey.within(\.address) }
+    static var ipProtocolFallback: ProberKey { AddressSettings.ipProtocolFallbackKey.within(\.address) }
+    static var sourceIPAddress: ProberKey { AddressSettings.sourceIPAddressKey.within(\.address) }
+}
