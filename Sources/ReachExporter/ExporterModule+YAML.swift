@@ -95,7 +95,7 @@ extension ExporterModule {
         let plain = value.unicodeScalars.allSatisfy {
             $0.properties.isAlphabetic || ("0"..."9").contains($0) || "./_-".unicodeScalars.contains($0)
         }
-        return plain && value.first?.isLetter == true ? value : ExporterLog.quoted(value)
+        return plain && value.first?.isLetter == true ? value : JSONString.quoted(value)
     }
 
     private static func numbers(_ values: [Int]) -> String? {
