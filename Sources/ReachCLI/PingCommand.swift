@@ -301,12 +301,11 @@ struct PingSettings {
 
     /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
     static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= Double(mostSeconds) else {
+        guard let span = try? TimeSpan.parse(text, .seconds) else {
             let range = allowsZero ? "0-\(mostSeconds)" : "more than 0, at most \(mostSeconds)"
             throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)")
         }
-        let nanoseconds = Int64((value * 1e9).rounded())
-        if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
-        return .nanoseconds(nanoseconds)
+        if !allowsZero && span == .zero { throw UsageError("\(option) must be more than 0 seconds") }
+        return span
     }
 }

@@ -238,10 +238,10 @@ public struct ExporterOptions: Equatable, Sendable {
             externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         options.webConfigPath = words.webConfig
         if let text = words.timeoutOffset {
-            guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
+            guard let span = try? TimeSpan.parse(text, .timeoutOffset), span >= .zero else {
                 throw UsageError("--timeout-offset: '\(PrintableText.ascii(text))' is not a number of seconds from 0 to 3600")
             }
-            options.timeoutOffset = TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded()))
+            options.timeoutOffset = span
         }
         if let text = words.logLevel {
             guard let level = ExporterLog.Level.allCases.first(where: { $0.name == text }) else {
@@ -284,4 +284,10 @@ public struct ExporterOptions: Equatable, Sendable {
         }
         return number
     }
+}
+
+extension DurationGrammar {
+    /// blackbox_exporter's --timeout-offset, a kingpin Float64 (strconv.ParseFloat): seconds,
+    /// an exponent allowed, an hour at most.
+    static let timeoutOffset = DurationGrammar(units: [], bareSeconds: true, exponents: true, signed: true, longest: .seconds(3600))
 }
