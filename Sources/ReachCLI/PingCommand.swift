@@ -2,13 +2,14 @@ import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// `reach ping`'s command line as plain values, each option's text unparsed (PingSettings
-/// checks them); the run's checks and steps are a `PingSession`'s, its lines the renderers'.
+/// `reach ping`'s command line as plain values: the seconds as their declarations read them,
+/// the other options' text unparsed (PingSettings checks them); the run's checks and steps
+/// are a `PingSession`'s, its lines the renderers'.
 struct PingOptions: Equatable {
     var hosts: [String] = []
     var count: String?
-    var interval: String?
-    var timeout: String?
+    var interval: TimeSpan?
+    var timeout: TimeSpan?
     var deadline: String?
     var size: String?
     var ttl: String?
@@ -25,7 +26,7 @@ struct PingOptions: Equatable {
     /// -b: SO_BROADCAST, as iputils sets it.
     var broadcast = false
     var json = false
-    var period: String?
+    var period: TimeSpan?
     var alive = false
     var unreachable = false
     var eachRTT = false
@@ -35,7 +36,7 @@ struct PingOptions: Equatable {
     var elapsed = false
     var stats = false
     var loop = false
-    var squiet: String?
+    var squiet: TimeSpan?
 
     /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
     /// one of them even when it holds a single target: a script that gives a list expects
@@ -192,14 +193,12 @@ struct PingSettings {
             }
             configuration.count = count
         }
-        if let text = command.interval {
-            configuration.interval = try Self.seconds(text, option: "-i", allowsZero: true)
+        if let interval = command.interval {
+            configuration.interval = interval
         } else if command.flood {
             configuration.interval = .zero
         }
-        if let text = command.timeout {
-            configuration.timeout = try Self.seconds(text, option: "-W", allowsZero: false)
-        }
+        if let timeout = command.timeout { configuration.timeout = timeout }
         if let text = command.deadline {
             // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
             guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= Self.mostSeconds
@@ -298,14 +297,4 @@ struct PingSettings {
 
     /// The most seconds -i, -W, --period and --squiet take: a day, as -w.
     static let mostSeconds = 86_400
-
-    /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
-    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        guard let span = try? TimeSpan.parse(text, .seconds) else {
-            let range = allowsZero ? "0-\(mostSeconds)" : "more than 0, at most \(mostSeconds)"
-            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)")
-        }
-        if !allowsZero && span == .zero { throw UsageError("\(option) must be more than 0 seconds") }
-        return span
-    }
 }

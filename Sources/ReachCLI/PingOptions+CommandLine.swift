@@ -1,4 +1,5 @@
 import ReachCommandLine
+import ReachSystem
 
 extension PingOptions {
     /// `reach ping`'s options, each once. The letters are iputils ping's (ping(8)); the long
@@ -26,15 +27,15 @@ extension PingOptions {
             .value("c", .unconditional, valueName: "count", help: "Stop after sending count probes (with -w: after count replies).") {
                 $0.count = $1
             },
-            .value(
-                "i", .unconditional, valueName: "seconds",
+            .typed(
+                "i", .seconds(allowsZero: true), valueName: "seconds",
                 help: """
                     Seconds between probes, 0-86400 (default 1; several targets: between any two, default 0.01); \
                     below 0.002 needs CAP_NET_RAW.
                     """
             ) { $0.interval = $1 },
-            .value(
-                "W", .unconditional, valueName: "seconds",
+            .typed(
+                "W", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
             ) { $0.timeout = $1 },
             .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
@@ -60,8 +61,8 @@ extension PingOptions {
             .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true },
             .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
             // Several targets: fping's options where iputils has none, by long names.
-            .value(
-                long: "period", .unconditional, valueName: "seconds",
+            .typed(
+                long: "period", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Several targets: seconds between probes to one target, at most 86400 (fping -p; default 1)."
             ) { $0.period = $1 },
             // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
@@ -85,9 +86,24 @@ extension PingOptions {
             .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
             .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true }
                 .standing(for: "fping", letter: "l"),
-            .value(
-                long: "squiet", .unconditional, valueName: "seconds",
+            .typed(
+                long: "squiet", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Several targets: counters of the last interval every this many seconds (at most 86400), on stderr (fping -Q)."
             ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
         ])
+}
+
+extension ValueType where Value == TimeSpan {
+    /// Seconds as iputils takes them (-i, -W; fping's -p and -Q as reach spells them): a plain
+    /// decimal number, fractions allowed, a day at most; more than 0 unless `allowsZero`.
+    static func seconds(allowsZero: Bool) -> ValueType {
+        ValueType(written: { $0.secondsText }, read: { text in
+            guard let span = try? TimeSpan.parse(text, .seconds) else {
+                let range = allowsZero ? "0-\(PingSettings.mostSeconds)" : "more than 0, at most \(PingSettings.mostSeconds)"
+                return .failure(.said(": '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)"))
+            }
+            if !allowsZero && span == .zero { return .failure(.said(" must be more than 0 seconds")) }
+            return .success(span)
+        })
+    }
 }

@@ -215,11 +215,17 @@ extension CommandLineDeclaration {
     }
 
     private func set(
-        _ option: OptionDeclaration<Options>, _ value: String, _ store: @Sendable (inout Options, String) -> Bool,
+        _ option: OptionDeclaration<Options>, _ value: String, _ store: @Sendable (inout Options, String) -> ValueProblem?,
         into options: inout Options
     ) throws(UsageError) {
-        guard store(&options, value) else {
+        switch store(&options, value) {
+        case nil: return
+        case .notAValue:
             throw UsageError("\(about.context)\(option.name.spelledWithValue): '\(PrintableText.escaped(value))' is not a valid value")
+        case .said(let rest):
+            // As the command's own checks said it before the value was typed: `-i: ...`,
+            // without the command's name.
+            throw UsageError(option.name.spelled + rest)
         }
     }
 
