@@ -15,6 +15,8 @@ public struct OptionName: Sendable, Equatable {
     public let defaultValue: String?
     /// The values taken, shown in help before the default (`1-1024`); from the value's type.
     public private(set) var range: String?
+    /// Whether its value is converted to a type (`typed`), once every word is read.
+    public private(set) var typed = false
     /// The peer tool's letter for this option's job (fping's `-g` for `--generate`), where
     /// reach does not read that letter as the peer does: an unknown option spelled so is
     /// told this option's name.
@@ -33,10 +35,11 @@ public struct OptionName: Sendable, Equatable {
 
     public var takesValue: Bool { valueName != nil }
 
-    /// The same name, with the range of values its type takes.
-    func ranging(_ range: String?) -> OptionName {
+    /// The same name, of a typed option whose type takes `range`.
+    func typed(ranging range: String?) -> OptionName {
         var named = self
         named.range = range
+        named.typed = true
         return named
     }
 
@@ -169,7 +172,7 @@ public struct OptionDeclaration<Options>: Sendable {
             letter: letter.map { UInt8(ascii: $0) }, long: long, valueName: valueName, help: help, repeats: repeats,
             defaultValue: defaultValue.map(type.written))
         return Self(
-            name: name.ranging(type.range),
+            name: name.typed(ranging: type.range),
             setting: .value(parsing) { options, text in
                 switch type.read(text) {
                 case .success(let value):
