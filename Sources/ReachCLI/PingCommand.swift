@@ -2,20 +2,21 @@ import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// `reach ping`'s command line as plain values: the seconds as their declarations read them,
-/// the other options' text unparsed (PingSettings checks them); the run's checks and steps
-/// are a `PingSession`'s, its lines the renderers'.
+/// `reach ping`'s command line as plain values: the typed options' as their declarations
+/// read them, -c and -I as text (PingSettings checks them); the run's checks and steps are a
+/// `PingSession`'s, its lines the renderers'.
 struct PingOptions: Equatable {
     var hosts: [String] = []
     var count: String?
     var interval: TimeSpan?
     var timeout: TimeSpan?
-    var deadline: String?
-    var size: String?
-    var ttl: String?
+    /// -w: 0, none.
+    var deadline: TimeSpan?
+    var size: Int?
+    var ttl: Int?
     var interface: String?
-    var pattern: String?
-    var mtuDiscovery: String?
+    var pattern: [UInt8]?
+    var mtuDiscovery: PathMTUDiscovery?
     var ipv4 = false
     var ipv6 = false
     var quiet = false
@@ -199,48 +200,18 @@ struct PingSettings {
             configuration.interval = .zero
         }
         if let timeout = command.timeout { configuration.timeout = timeout }
-        if let text = command.deadline {
-            // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= Self.mostSeconds
-            else {
-                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(Self.mostSeconds))")
-            }
-            configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
-        }
-        if let text = command.size {
-            // The family is not known yet: the larger limit here, the target's in check(for:).
-            let (ipv4, ipv6) = (ICMPv4().largestEchoData, ICMPv6().largestEchoData)
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= max(ipv4, ipv6) else {
-                throw UsageError(
-                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to \(ipv4) bytes over IPv4, \(ipv6) over IPv6)")
-            }
-            configuration.payloadSize = size
-        }
-        if let text = command.pattern {
-            guard let pattern = Self.pattern(text) else {
-                throw UsageError("-p: '\(PrintableText.escaped(text))' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)")
-            }
-            configuration.payloadPattern = pattern
-        }
+        // -w 0 means none.
+        if let deadline = command.deadline { configuration.deadline = deadline == .zero ? nil : deadline }
+        if let size = command.size { configuration.payloadSize = size }
+        if let pattern = command.pattern { configuration.payloadPattern = pattern }
         try readSocketOptions(command)
     }
 
-    /// -t, -M and -I: how the socket is set up.
+    /// -t, -M and -I: how the socket is set up (-I checked here: it names an interface or an
+    /// address of this host).
     private mutating func readSocketOptions(_ command: PingOptions) throws {
-        if let text = command.ttl {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
-            }
-            socketOptions.ttl = ttl
-        }
-        if let text = command.mtuDiscovery {
-            switch text {
-            case "do": socketOptions.pathMTUDiscovery = .do
-            case "want": socketOptions.pathMTUDiscovery = .want
-            case "dont": socketOptions.pathMTUDiscovery = .dont
-            default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
-            }
-        }
+        socketOptions.ttl = command.ttl ?? socketOptions.ttl
+        socketOptions.pathMTUDiscovery = command.mtuDiscovery ?? socketOptions.pathMTUDiscovery
         socketOptions.broadcast = command.broadcast
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {

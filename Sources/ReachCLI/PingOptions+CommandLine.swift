@@ -1,4 +1,5 @@
 import ReachCommandLine
+import ReachCore
 import ReachSystem
 
 extension PingOptions {
@@ -38,17 +39,18 @@ extension PingOptions {
                 "W", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
             ) { $0.timeout = $1 },
-            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
+            .typed("w", .wholeSeconds, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
                 $0.deadline = $1
             },
-            .value("s", .unconditional, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
-            .value("t", .unconditional, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
+            .typed("s", .dataSize, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
+            .typed("t", .ttl, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
             .value("I", .next, valueName: "interface", help: "Interface name or source address.") { $0.interface = $1 },
-            .value(
-                "p", .next, valueName: "pattern", help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
+            .typed(
+                "p", .pattern, .next, valueName: "pattern",
+                help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
             ) { $0.pattern = $1 },
-            .value(
-                "M", .next, valueName: "do|want|dont",
+            .typed(
+                "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
                 help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
             ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"]),
             .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
@@ -105,5 +107,82 @@ extension ValueType where Value == TimeSpan {
             if !allowsZero && span == .zero { return .failure(.said(" must be more than 0 seconds")) }
             return .success(span)
         })
+    }
+}
+
+extension ValueType where Value == TimeSpan {
+    /// -w: whole seconds, as iputils reads them (its own tests expect -w0.1 to fail), a day at most.
+    static var wholeSeconds: ValueType {
+        ValueType(
+            written: { $0.secondsText },
+            read: { text in
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text),
+                    seconds <= PingSettings.mostSeconds
+                else {
+                    let most = PingSettings.mostSeconds
+                    return .failure(.said(": '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(most))"))
+                }
+                return .success(.seconds(seconds))
+            })
+    }
+}
+
+extension ValueType where Value == Int {
+    /// -s: data bytes; the family is not known yet, so the larger limit here, the target's in
+    /// PingSettings.check(for:).
+    static var dataSize: ValueType {
+        ValueType(
+            written: { String($0) },
+            read: { text in
+                let (ipv4, ipv6) = (ICMPv4().largestEchoData, ICMPv6().largestEchoData)
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= max(ipv4, ipv6) else {
+                    return .failure(
+                        .said(": '\(PrintableText.escaped(text))' is not a data size (0 to \(ipv4) bytes over IPv4, \(ipv6) over IPv6)"))
+                }
+                return .success(size)
+            })
+    }
+
+    /// -t: an IP time to live or IPv6 hop limit.
+    static var ttl: ValueType {
+        ValueType(
+            written: { String($0) },
+            read: { text in
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
+                    return .failure(.said(": '\(PrintableText.escaped(text))' is not a ttl of 1 to 255"))
+                }
+                return .success(ttl)
+            })
+    }
+}
+
+extension ValueType where Value == [UInt8] {
+    /// -p: iputils' pattern bytes (PingSettings.pattern).
+    static var pattern: ValueType {
+        ValueType(
+            written: { $0.map(PingSettings.hexByte).joined() },
+            read: { text in
+                guard let pattern = PingSettings.pattern(text) else {
+                    let shown = PrintableText.escaped(text)
+                    return .failure(.said(": '\(shown)' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)"))
+                }
+                return .success(pattern)
+            })
+    }
+}
+
+extension ValueType where Value == PathMTUDiscovery {
+    /// -M: iputils' words for IP_MTU_DISCOVER.
+    static var pathMTUDiscovery: ValueType {
+        ValueType(
+            written: { $0 == .do ? "do" : $0 == .want ? "want" : "dont" },
+            read: { text in
+                switch text {
+                case "do": return .success(.do)
+                case "want": return .success(.want)
+                case "dont": return .success(.dont)
+                default: return .failure(.said(": '\(PrintableText.escaped(text))' is not do, want or dont"))
+                }
+            })
     }
 }

@@ -38,7 +38,7 @@ final class PingCommandLineTests: XCTestCase {
             (["-c", "", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "")),
             (["-c", "1", "-c", "2", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "2")),
             (["-46", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], ipv4: true, ipv6: true)),
-            (["-pff", "-Mwant", "::1"], PingOptions(hosts: ["::1"], pattern: "ff", mtuDiscovery: "want")),
+            (["-pff", "-Mwant", "::1"], PingOptions(hosts: ["::1"], pattern: [0xff], mtuDiscovery: .want)),
             (["--", "-qc1"], PingOptions(hosts: ["-qc1"])),
             (
                 ["--generate", "198.51.100.1", "198.51.100.9", "--period=0.5", "--alive", "--squiet", "1"],
@@ -70,7 +70,7 @@ final class PingCommandLineTests: XCTestCase {
         }
         var options = PingOptions()
         (options.count, options.interval, options.timeout) = (String(Int.max), .seconds(86_400), .seconds(86_400))
-        options.deadline = "86400"
+        options.deadline = .seconds(86_400)
         let settings = try PingSettings(options)
         XCTAssertEqual(settings.configuration.count, .max)
         XCTAssertEqual(settings.configuration.deadline, .seconds(86_400))
