@@ -32,7 +32,7 @@ dns_codec=$(find Sources/ReachExporterProbes/DNS -name '*.swift' | sort | tr '\n
 # name | entry file in Fuzz/Targets | extra sources | longest input
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
-    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/DurationArgument.swift Sources/ReachCLI/TargetList.swift|512"
+    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/ValueType+Duration.swift Sources/ReachCLI/TargetList.swift|512"
     "icmp|ICMPFuzzTarget.swift||2048"
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"

@@ -3,15 +3,15 @@ import ReachCore
 import ReachSystem
 
 /// One command-line word, as `reach` checks a target or a duration: an address literal
-/// (with a zone), a host name, a duration — through TargetArgument and DurationArgument,
-/// which word the error line. Successful parses must round-trip; every error must print on
+/// (with a zone), a host name, a duration — through TargetArgument and the duration
+/// options' declarations, which word the error line. Successful parses must round-trip; every error must print on
 /// one line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let word = FuzzInput.argument(start, count)
     // The same bytes as a --targets-from file: every target one line of valid UTF-8.
     parse("TargetList.lines") {
-        for (target, _) in try TargetList.lines(FuzzInput.bytes(start, count), source: "fuzz", room: 100) {
+        for target in try TargetList.lines(FuzzInput.bytes(start, count), source: "fuzz", room: 100).texts {
             precondition(!target.isEmpty && !target.contains("\n") && !target.contains("#"), "target '\(target)'")
         }
     }
@@ -30,16 +30,25 @@ public func fuzzCommandLine(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         try TargetArgument.validateHostName(word)
         precondition(!word.isEmpty && word.utf8.count <= 254, "accepted '\(word)'")
     }
-    parse("DurationArgument.parse") {
-        let span = try DurationArgument.parse(word, option: "--timeout")
+    parse("a duration option") {
+        var span = TimeSpan.zero
+        _ = try durationOptions.parse(["--settle", word], into: &span)
         precondition(span.milliseconds >= 0 && span.milliseconds <= TimeSpan.maximum.milliseconds, "\(span) out of range")
         _ = span.pollTimeout
         // The text reach shows for a span parses back to the same span.
         precondition((try? TimeSpan.parse(span.description)) == span, "\(span) does not round-trip")
-        _ = try DurationArgument.positive(word, option: "--timeout")
+        _ = try durationOptions.parse(["--timeout", word], into: &span)
     }
     return 0
 }
+
+/// The two duration types, declared as the commands declare `--settle` and `--timeout`.
+private let durationOptions = CommandLineDeclaration<TimeSpan>(
+    about: CommandAbout(path: "reach fuzz", abstract: "Durations."), operand: .none,
+    options: [
+        .typed(long: "settle", .duration, valueName: "duration", help: nil) { $0 = $1 },
+        .typed(long: "timeout", .positiveDuration, valueName: "duration", help: nil) { $0 = $1 },
+    ])
 
 /// Runs one parse: it succeeds, or throws a UsageError whose line is fit to print.
 private func parse(_ what: String, _ body: () throws -> Void) {

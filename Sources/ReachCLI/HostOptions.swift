@@ -4,7 +4,7 @@ import ReachSystem
 
 /// `reach host`: can these hosts be reached. Its command line as plain values, and the run.
 struct HostOptions: Equatable {
-    static let defaultTimeout = "5s"
+    static let defaultTimeout = TimeSpan.seconds(5)
 
     var names: [String] = []
     var timeout = defaultTimeout
@@ -27,8 +27,8 @@ struct HostOptions: Equatable {
         operand: .variadic(OperandName("names", help: "Host names (or anything getaddrinfo accepts).")) { $0.names.append($1) },
         // Unconditional: `--timeout -1` is a wrong value, not a missing one.
         options: [
-            .value(
-                long: "timeout", .unconditional, valueName: "duration", default: defaultTimeout,
+            .typed(
+                long: "timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
                 help: "Bound on name resolution: 5, 1.5s, 300ms, 1m."
             ) { $0.timeout = $1 }
         ]
@@ -39,7 +39,7 @@ struct HostOptions: Equatable {
         let collected = try TargetList.gather(names, from: targets.files, limit: .stateless)
         _ = try collected.map(TargetArgument.validateHostName)
         let hosts = collected.texts
-        let limit = try DurationArgument.positive(timeout, option: "--timeout")
+        let limit = timeout
         let family = try path.family(for: "a host")
         var evaluator = try path.makeEvaluator()
         OutputChannel.standard.gatherBlocksUnlessTerminal()

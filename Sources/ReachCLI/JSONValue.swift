@@ -38,7 +38,7 @@ enum JSONValue: Equatable {
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
         case .number(let value): output += value.isFinite ? String(value) : "null"
-        case .string(let value): Self.writeString(value, to: &output)
+        case .string(let value): JSONString.write(value, to: &output)
         case .raw(let text): output += text
         case .array(let values):
             output += "["
@@ -51,44 +51,12 @@ enum JSONValue: Equatable {
             output += "{"
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { output += "," }
-                Self.writeString(key, to: &output)
+                JSONString.write(key, to: &output)
                 output += ":"
                 value.write(to: &output)
             }
             output += "}"
         }
-    }
-
-    /// Whether the string holds a quote, a backslash or a control character. A plain loop:
-    /// contains(where:) with a closure was half of a list's JSON string writing (perf).
-    static func needsEscape(_ value: String) -> Bool {
-        for byte in value.utf8 where byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { return true }
-        return false
-    }
-
-    static func writeString(_ value: String, to output: inout String) {
-        output += "\""
-        // Most strings need no escape: append them whole (scalar by scalar cost 4 K
-        // instructions a string, a third of what `reach status --json` adds to start-up).
-        if !needsEscape(value) {
-            output += value
-            output += "\""
-            return
-        }
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: output.unicodeScalars.append(scalar)
-            }
-        }
-        output += "\""
     }
 }
 
@@ -161,15 +129,15 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 
-    /// A string in quotes; escaped by JSONValue's rules when it needs to be.
+    /// A string in quotes; escaped by JSONString when it needs to be.
     private mutating func append(quoted value: String) {
-        if !JSONValue.needsEscape(value) {
+        if !JSONString.needsEscape(value) {
             bytes.append(UInt8(ascii: "\""))
             bytes.append(utf8: value)
             bytes.append(UInt8(ascii: "\""))
         } else {
             var escaped = ""
-            JSONValue.writeString(value, to: &escaped)
+            JSONString.write(value, to: &escaped)
             bytes += escaped.utf8
         }
     }

@@ -15,7 +15,7 @@ extension PingOptions {
     func executeFanout(_ texts: [String]) throws -> ExitStatus {
         let session = PingSession(ipv4: ipv4, ipv6: ipv6)
         try checkFanoutOptions(session)
-        let reportEvery = try squiet.map { try PingSettings.seconds($0, option: "--squiet", allowsZero: false) }
+        let reportEvery = squiet
         let settings = try PingSettings(self)
         let configuration = try fanoutConfiguration(settings)
         if eachRTT, let count = configuration.count {
@@ -83,8 +83,8 @@ extension PingOptions {
         return run
     }
 
-    /// -c, -i, --period, -W, -w and -s as fping's model takes them (iputils' units: seconds;
-    /// -c, -w and -s as PingSettings read them).
+    /// -c, -i, --period, -W, -w and -s as fping's model takes them (iputils' units: seconds,
+    /// read by their declarations; -c, -w and -s as PingSettings read them).
     func fanoutConfiguration(_ settings: PingSettings) throws -> PingConfiguration {
         var configuration = PingConfiguration.fping()
         configuration.count = settings.configuration.count
@@ -95,12 +95,10 @@ extension PingOptions {
         if loop { configuration.count = Int.max }
         configuration.count = eachRTT ? (configuration.count ?? 1) : configuration.count
         configuration.recordsEachProbe = eachRTT
-        configuration.interval = try interval.map { try PingSettings.seconds($0, option: "-i", allowsZero: true) }
-            ?? Self.fanoutDefaultInterval
-        configuration.period = try period.map { try PingSettings.seconds($0, option: "--period", allowsZero: false) }
-            ?? Self.fanoutDefaultPeriod
-        if let text = timeout {
-            configuration.timeout = try PingSettings.seconds(text, option: "-W", allowsZero: false)
+        configuration.interval = interval ?? Self.fanoutDefaultInterval
+        configuration.period = period ?? Self.fanoutDefaultPeriod
+        if let timeout {
+            configuration.timeout = timeout
         } else if configuration.count != nil {
             configuration.timeout = PingConfiguration.countModeTimeout(period: configuration.period)
         }

@@ -2,19 +2,21 @@ import ReachCommandLine
 import ReachCore
 import ReachSystem
 
-/// `reach ping`'s command line as plain values, each option's text unparsed (PingSettings
-/// checks them); the run's checks and steps are a `PingSession`'s, its lines the renderers'.
+/// `reach ping`'s command line as plain values: the typed options' as their declarations
+/// read them, -c and -I as text (PingSettings checks them); the run's checks and steps are a
+/// `PingSession`'s, its lines the renderers'.
 struct PingOptions: Equatable {
     var hosts: [String] = []
     var count: String?
-    var interval: String?
-    var timeout: String?
-    var deadline: String?
-    var size: String?
-    var ttl: String?
+    var interval: TimeSpan?
+    var timeout: TimeSpan?
+    /// -w: 0, none.
+    var deadline: TimeSpan?
+    var size: Int?
+    var ttl: Int?
     var interface: String?
-    var pattern: String?
-    var mtuDiscovery: String?
+    var pattern: [UInt8]?
+    var mtuDiscovery: PathMTUDiscovery?
     var ipv4 = false
     var ipv6 = false
     var quiet = false
@@ -25,7 +27,7 @@ struct PingOptions: Equatable {
     /// -b: SO_BROADCAST, as iputils sets it.
     var broadcast = false
     var json = false
-    var period: String?
+    var period: TimeSpan?
     var alive = false
     var unreachable = false
     var eachRTT = false
@@ -35,7 +37,7 @@ struct PingOptions: Equatable {
     var elapsed = false
     var stats = false
     var loop = false
-    var squiet: String?
+    var squiet: TimeSpan?
 
     /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
     /// one of them even when it holds a single target: a script that gives a list expects
@@ -192,56 +194,24 @@ struct PingSettings {
             }
             configuration.count = count
         }
-        if let text = command.interval {
-            configuration.interval = try Self.seconds(text, option: "-i", allowsZero: true)
+        if let interval = command.interval {
+            configuration.interval = interval
         } else if command.flood {
             configuration.interval = .zero
         }
-        if let text = command.timeout {
-            configuration.timeout = try Self.seconds(text, option: "-W", allowsZero: false)
-        }
-        if let text = command.deadline {
-            // iputils reads -w as whole seconds (its own tests expect -w0.1 to fail); 0 means none.
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text), seconds <= Self.mostSeconds
-            else {
-                throw UsageError("-w: '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(Self.mostSeconds))")
-            }
-            configuration.deadline = seconds == 0 ? nil : .seconds(seconds)
-        }
-        if let text = command.size {
-            // The family is not known yet: the larger limit here, the target's in check(for:).
-            let (ipv4, ipv6) = (ICMPv4().largestEchoData, ICMPv6().largestEchoData)
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= max(ipv4, ipv6) else {
-                throw UsageError(
-                    "-s: '\(PrintableText.escaped(text))' is not a data size (0 to \(ipv4) bytes over IPv4, \(ipv6) over IPv6)")
-            }
-            configuration.payloadSize = size
-        }
-        if let text = command.pattern {
-            guard let pattern = Self.pattern(text) else {
-                throw UsageError("-p: '\(PrintableText.escaped(text))' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)")
-            }
-            configuration.payloadPattern = pattern
-        }
+        if let timeout = command.timeout { configuration.timeout = timeout }
+        // -w 0 means none.
+        if let deadline = command.deadline { configuration.deadline = deadline == .zero ? nil : deadline }
+        if let size = command.size { configuration.payloadSize = size }
+        if let pattern = command.pattern { configuration.payloadPattern = pattern }
         try readSocketOptions(command)
     }
 
-    /// -t, -M and -I: how the socket is set up.
+    /// -t, -M and -I: how the socket is set up (-I checked here: it names an interface or an
+    /// address of this host).
     private mutating func readSocketOptions(_ command: PingOptions) throws {
-        if let text = command.ttl {
-            guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                throw UsageError("-t: '\(PrintableText.escaped(text))' is not a ttl of 1 to 255")
-            }
-            socketOptions.ttl = ttl
-        }
-        if let text = command.mtuDiscovery {
-            switch text {
-            case "do": socketOptions.pathMTUDiscovery = .do
-            case "want": socketOptions.pathMTUDiscovery = .want
-            case "dont": socketOptions.pathMTUDiscovery = .dont
-            default: throw UsageError("-M: '\(PrintableText.escaped(text))' is not do, want or dont")
-            }
-        }
+        socketOptions.ttl = command.ttl ?? socketOptions.ttl
+        socketOptions.pathMTUDiscovery = command.mtuDiscovery ?? socketOptions.pathMTUDiscovery
         socketOptions.broadcast = command.broadcast
         if let name = command.interface {
             if let address = try? IPAddress.parse(name).resolvingZone() {
@@ -298,15 +268,4 @@ struct PingSettings {
 
     /// The most seconds -i, -W, --period and --squiet take: a day, as -w.
     static let mostSeconds = 86_400
-
-    /// Seconds as iputils takes them: a plain decimal number, fractions allowed.
-    static func seconds(_ text: String, option: String, allowsZero: Bool) throws -> TimeSpan {
-        guard let value = TimeSpan.plainDecimal(Substring(text)), value <= Double(mostSeconds) else {
-            let range = allowsZero ? "0-\(mostSeconds)" : "more than 0, at most \(mostSeconds)"
-            throw UsageError("\(option): '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)")
-        }
-        let nanoseconds = Int64((value * 1e9).rounded())
-        if !allowsZero && nanoseconds == 0 { throw UsageError("\(option) must be more than 0 seconds") }
-        return .nanoseconds(nanoseconds)
-    }
 }

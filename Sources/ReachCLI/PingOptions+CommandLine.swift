@@ -1,4 +1,6 @@
 import ReachCommandLine
+import ReachCore
+import ReachSystem
 
 extension PingOptions {
     /// `reach ping`'s options, each once. The letters are iputils ping's (ping(8)); the long
@@ -26,28 +28,29 @@ extension PingOptions {
             .value("c", .unconditional, valueName: "count", help: "Stop after sending count probes (with -w: after count replies).") {
                 $0.count = $1
             },
-            .value(
-                "i", .unconditional, valueName: "seconds",
+            .typed(
+                "i", .seconds(allowsZero: true), valueName: "seconds",
                 help: """
                     Seconds between probes, 0-86400 (default 1; several targets: between any two, default 0.01); \
                     below 0.002 needs CAP_NET_RAW.
                     """
             ) { $0.interval = $1 },
-            .value(
-                "W", .unconditional, valueName: "seconds",
+            .typed(
+                "W", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
             ) { $0.timeout = $1 },
-            .value("w", .unconditional, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
+            .typed("w", .wholeSeconds, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
                 $0.deadline = $1
             },
-            .value("s", .unconditional, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
-            .value("t", .unconditional, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
+            .typed("s", .dataSize, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
+            .typed("t", .ttl, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
             .value("I", .next, valueName: "interface", help: "Interface name or source address.") { $0.interface = $1 },
-            .value(
-                "p", .next, valueName: "pattern", help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
+            .typed(
+                "p", .pattern, .next, valueName: "pattern",
+                help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
             ) { $0.pattern = $1 },
-            .value(
-                "M", .next, valueName: "do|want|dont",
+            .typed(
+                "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
                 help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
             ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"]),
             .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
@@ -60,8 +63,8 @@ extension PingOptions {
             .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true },
             .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
             // Several targets: fping's options where iputils has none, by long names.
-            .value(
-                long: "period", .unconditional, valueName: "seconds",
+            .typed(
+                long: "period", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Several targets: seconds between probes to one target, at most 86400 (fping -p; default 1)."
             ) { $0.period = $1 },
             // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
@@ -85,9 +88,101 @@ extension PingOptions {
             .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
             .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true }
                 .standing(for: "fping", letter: "l"),
-            .value(
-                long: "squiet", .unconditional, valueName: "seconds",
+            .typed(
+                long: "squiet", .seconds(allowsZero: false), valueName: "seconds",
                 help: "Several targets: counters of the last interval every this many seconds (at most 86400), on stderr (fping -Q)."
             ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
         ])
+}
+
+extension ValueType where Value == TimeSpan {
+    /// Seconds as iputils takes them (-i, -W; fping's -p and -Q as reach spells them): a plain
+    /// decimal number, fractions allowed, a day at most; more than 0 unless `allowsZero`.
+    static func seconds(allowsZero: Bool) -> ValueType {
+        ValueType(written: { $0.secondsText }, read: { text in
+            guard let span = try? TimeSpan.parse(text, .seconds) else {
+                let range = allowsZero ? "0-\(PingSettings.mostSeconds)" : "more than 0, at most \(PingSettings.mostSeconds)"
+                return .failure(.said(": '\(PrintableText.escaped(text))' is not a number of seconds (\(range); such as 1 or 0.2)"))
+            }
+            if !allowsZero && span == .zero { return .failure(.said(" must be more than 0 seconds")) }
+            return .success(span)
+        })
+    }
+}
+
+extension ValueType where Value == TimeSpan {
+    /// -w: whole seconds, as iputils reads them (its own tests expect -w0.1 to fail), a day at most.
+    static var wholeSeconds: ValueType {
+        ValueType(
+            written: { $0.secondsText },
+            read: { text in
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let seconds = Int64(text),
+                    seconds <= PingSettings.mostSeconds
+                else {
+                    let most = PingSettings.mostSeconds
+                    return .failure(.said(": '\(PrintableText.escaped(text))' is not a whole number of seconds (0-\(most))"))
+                }
+                return .success(.seconds(seconds))
+            })
+    }
+}
+
+extension ValueType where Value == Int {
+    /// -s: data bytes; the family is not known yet, so the larger limit here, the target's in
+    /// PingSettings.check(for:).
+    static var dataSize: ValueType {
+        ValueType(
+            written: { String($0) },
+            read: { text in
+                let (ipv4, ipv6) = (ICMPv4().largestEchoData, ICMPv6().largestEchoData)
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let size = Int(text), size <= max(ipv4, ipv6) else {
+                    return .failure(
+                        .said(": '\(PrintableText.escaped(text))' is not a data size (0 to \(ipv4) bytes over IPv4, \(ipv6) over IPv6)"))
+                }
+                return .success(size)
+            })
+    }
+
+    /// -t: an IP time to live or IPv6 hop limit.
+    static var ttl: ValueType {
+        ValueType(
+            written: { String($0) },
+            read: { text in
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
+                    return .failure(.said(": '\(PrintableText.escaped(text))' is not a ttl of 1 to 255"))
+                }
+                return .success(ttl)
+            })
+    }
+}
+
+extension ValueType where Value == [UInt8] {
+    /// -p: iputils' pattern bytes (PingSettings.pattern).
+    static var pattern: ValueType {
+        ValueType(
+            written: { $0.map(PingSettings.hexByte).joined() },
+            read: { text in
+                guard let pattern = PingSettings.pattern(text) else {
+                    let shown = PrintableText.escaped(text)
+                    return .failure(.said(": '\(shown)' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)"))
+                }
+                return .success(pattern)
+            })
+    }
+}
+
+extension ValueType where Value == PathMTUDiscovery {
+    /// -M: iputils' words for IP_MTU_DISCOVER.
+    static var pathMTUDiscovery: ValueType {
+        ValueType(
+            written: { $0 == .do ? "do" : $0 == .want ? "want" : "dont" },
+            read: { text in
+                switch text {
+                case "do": return .success(.do)
+                case "want": return .success(.want)
+                case "dont": return .success(.dont)
+                default: return .failure(.said(": '\(PrintableText.escaped(text))' is not do, want or dont"))
+                }
+            })
+    }
 }

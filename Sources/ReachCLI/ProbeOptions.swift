@@ -5,7 +5,7 @@ import ReachSystem
 /// `--probe`, `--probe-timeout`, `--expect`: the connectivity check of `status` (and `watch`),
 /// and the check they ask for.
 struct ProbeOptions: Equatable {
-    static let defaultTimeout = "5s"
+    static let defaultTimeout = TimeSpan.seconds(5)
 
     var specs: [String] = []
     var probeTimeout = defaultTimeout
@@ -21,8 +21,8 @@ struct ProbeOptions: Equatable {
                 ) { $0.specs.append($1) }, in: group),
             // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
             .member(
-                .value(
-                    long: "probe-timeout", .unconditional, valueName: "duration", default: defaultTimeout,
+                .typed(
+                    long: "probe-timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
                     help: "Bound on each probe: 5, 1.5s, 300ms."
                 ) { $0.probeTimeout = $1 }, in: group),
             .member(
@@ -43,17 +43,16 @@ struct ProbeOptions: Equatable {
         return try checker.check(routeUsable: routeUsable, started: { try Capabilities.dropAll() })
     }
 
-    /// The checker for the `--probe` options, nil when none is given. The other two options
-    /// are checked either way: a bad `--probe-timeout`, or an `--expect` that no http probe
-    /// would look for, is a usage error, not silently ignored.
+    /// The checker for the `--probe` options, nil when none is given. `--expect` is checked
+    /// either way (as `--probe-timeout` is, by its type): one that no http probe would look
+    /// for is a usage error, not silently ignored.
     func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker? {
         let parsed = try specs.map(ProbeSpecArgument.parse)
-        let timeout = try DurationArgument.positive(probeTimeout, option: "--probe-timeout")
         if expect != nil, !parsed.contains(where: { if case .http = $0 { true } else { false } }) {
             throw UsageError("--expect is for an http:// probe, and no --probe names one")
         }
         guard !parsed.isEmpty else { return nil }
-        return ConnectivityChecker(specs: parsed, timeout: timeout,
+        return ConnectivityChecker(specs: parsed, timeout: probeTimeout,
                                    runner: prober(family: family))
     }
 

@@ -6,13 +6,13 @@ import ReachSystem
 /// `--until`, a wait for a network (nm-online, systemd-networkd-wait-online). Its command line
 /// as plain values, and the run.
 struct WatchOptions: Equatable {
-    static let defaultSettle = "0"
-    static let defaultInterval = "60s"
+    static let defaultSettle = TimeSpan.zero
+    static let defaultInterval = TimeSpan.seconds(60)
 
     var targets: [String] = []
     var targetList = TargetListOptions()
     var until: String?
-    var timeout: String?
+    var timeout: TimeSpan?
     var settle = defaultSettle
     var count: Int?
     var interface: String?
@@ -54,12 +54,12 @@ struct WatchOptions: Equatable {
             .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 }
                 .offering(["reachable", "unreachable"]),
             // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
-            .value(
-                long: "timeout", .unconditional, valueName: "duration",
+            .typed(
+                long: "timeout", .positiveDuration, valueName: "duration",
                 help: "End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits)."
             ) { $0.timeout = $1 },
-            .value(
-                long: "settle", .unconditional, valueName: "duration", default: defaultSettle,
+            .typed(
+                long: "settle", .duration, valueName: "duration", default: defaultSettle,
                 help: "Report a new state only after it has held this long."
             ) { $0.settle = $1 },
             .integer(
@@ -68,12 +68,12 @@ struct WatchOptions: Equatable {
             .value(long: "interface", .next, valueName: "interface", help: "Count a path as reachable only through this link.") {
                 $0.interface = $1
             },
-            .value(
-                long: "resolve-interval", .unconditional, valueName: "duration", default: defaultInterval,
+            .typed(
+                long: "resolve-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
                 help: "Look a host name up again this often, and after link or route changes."
             ) { $0.resolveInterval = $1 },
-            .value(
-                long: "probe-interval", .unconditional, valueName: "duration", default: defaultInterval,
+            .typed(
+                long: "probe-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
                 help: "With --probe: check again this often (up to 4 times as long while failing)."
             ) { $0.probeInterval = $1 },
             .value(
@@ -110,16 +110,11 @@ struct WatchOptions: Equatable {
             throw UsageError("--probe watches one target; several targets are watched by their routes")
         }
         let checker = try probes.makeChecker(family: path.singleFamily)
-        let probeEvery = try DurationArgument.positive(probeInterval, option: "--probe-interval")
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
         if let interface { try Self.validateInterface(interface, waitingUntil: condition != nil) }
         let configuration = WatchConfiguration(
-            settle: try DurationArgument.parse(settle, option: "--settle"),
-            until: condition,
-            timeout: try timeout.map { try DurationArgument.positive($0, option: "--timeout") },
-            count: count)
-        let interval = try DurationArgument.positive(resolveInterval, option: "--resolve-interval")
+            settle: settle, until: condition, timeout: timeout, count: count)
         if let textfile {
             if texts != nil { throw UsageError("--textfile writes the internet's state: give no target") }
             if textfile.isEmpty || textfile.hasSuffix("/") {
@@ -127,8 +122,8 @@ struct WatchOptions: Equatable {
             }
         }
         return Plan(
-            targets: watchTargets, checker: checker, probeEvery: probeEvery, condition: condition, configuration: configuration,
-            resolveInterval: interval)
+            targets: watchTargets, checker: checker, probeEvery: probeInterval, condition: condition, configuration: configuration,
+            resolveInterval: resolveInterval)
     }
 
     func execute() throws -> ExitStatus {

@@ -36,16 +36,16 @@ public struct CommandLineDeclaration<Options>: Sendable {
         return CommandSummary(about: about, operand: operand.name, options: names)
     }
 
-    /// The option whose short name is `letter`.
-    func option(letter: UInt8) -> OptionDeclaration<Options>? {
-        for option in options where option.name.letter == letter { return option }
+    /// The index of the option whose short name is `letter`.
+    func option(letter: UInt8) -> Int? {
+        for index in options.indices where options[index].name.letter == letter { return index }
         return nil
     }
 
-    /// The option whose long name is `name` (the word without its two dashes).
-    func option(long name: ArraySlice<UInt8>) -> OptionDeclaration<Options>? {
-        for option in options {
-            if let long = option.name.long, Self.spells(long, name) { return option }
+    /// The index of the option whose long name is `name` (the word without its two dashes).
+    func option(long name: ArraySlice<UInt8>) -> Int? {
+        for index in options.indices {
+            if let long = options[index].name.long, Self.spells(long, name) { return index }
         }
         return nil
     }
@@ -129,6 +129,8 @@ extension CommandLineDeclaration {
     /// grouped flags that may end in a value option (`-qn`, `-qc1`, `-nqc 3`), `--timeout 5s`,
     /// `--timeout=5s`, options before, between and after operands, `--` ending the options.
     /// An option given twice keeps its last value (a repeatable one keeps every value).
+    /// Typed values are converted once every word is read, the last of each: `--timeout -1
+    /// --timeout 2s` is 2 s, and a wrong option after a wrong value is what is said.
     /// Anything else is a usage error that says what is wrong in one line.
     public func parse(_ words: ArraySlice<String>, into options: inout Options) throws(UsageError) -> ParseOutcome {
         var reader = WordReader(words: words)
@@ -144,6 +146,10 @@ extension CommandLineDeclaration {
             } else {
                 if try readShort(bytes, from: &reader, into: &options) == .help { return .help }
             }
+        }
+        for (index, text) in zip(reader.typedOptions, reader.typedTexts) {
+            guard case .value(_, let store) = self.options[index].setting else { continue }
+            try set(self.options[index], text, store, into: &options)
         }
         return .run
     }
@@ -161,11 +167,12 @@ extension CommandLineDeclaration {
     ) throws(UsageError) -> ParseOutcome {
         let nameEnd = bytes.firstIndex(of: UInt8(ascii: "=")) ?? bytes.endIndex
         let name = bytes[2..<nameEnd]
-        guard let option = option(long: name) else {
+        guard let index = option(long: name) else {
             if Self.spells("help", name) { return .help }
             if Self.spells("version", name) { return .version }
             throw unknown("--" + String(decoding: name, as: UTF8.self))
         }
+        let option = self.options[index]
         let joined = nameEnd < bytes.endIndex ? String(decoding: bytes[(nameEnd + 1)...], as: UTF8.self) : nil
         switch option.setting {
         case .flag(let set):
@@ -174,10 +181,12 @@ extension CommandLineDeclaration {
             }
             set(&options)
         case .value(let parsing, let store):
-            if let joined {
-                try set(option, joined, store, into: &options)
+            var value = joined ?? ""
+            if joined == nil { value = try reader.value(for: option.name, parsing, context: about.context) }
+            if option.name.typed {
+                reader.keep(index, value, repeats: option.name.repeats)
             } else {
-                try set(option, try reader.value(for: option.name, parsing, context: about.context), store, into: &options)
+                try set(option, value, store, into: &options)
             }
         }
         return .run
@@ -191,11 +200,12 @@ extension CommandLineDeclaration {
         while position < bytes.count {
             let letter = bytes[position]
             position += 1
-            guard let option = option(letter: letter) else {
+            guard let index = option(letter: letter) else {
                 if letter == UInt8(ascii: "h") { return .help }
                 let word = bytes.count > 2 ? String(decoding: bytes, as: UTF8.self) : nil
                 throw unknown("-" + String(decoding: [letter], as: UTF8.self), word: word)
             }
+            let option = self.options[index]
             switch option.setting {
             case .flag(let set):
                 set(&options)
@@ -207,7 +217,11 @@ extension CommandLineDeclaration {
                 } else {
                     value = try reader.value(for: option.name, parsing, context: about.context)
                 }
-                try set(option, value, store, into: &options)
+                if option.name.typed {
+                    reader.keep(index, value, repeats: option.name.repeats)
+                } else {
+                    try set(option, value, store, into: &options)
+                }
                 return .run
             }
         }
@@ -215,11 +229,17 @@ extension CommandLineDeclaration {
     }
 
     private func set(
-        _ option: OptionDeclaration<Options>, _ value: String, _ store: @Sendable (inout Options, String) -> Bool,
+        _ option: OptionDeclaration<Options>, _ value: String, _ store: @Sendable (inout Options, String) -> ValueProblem?,
         into options: inout Options
     ) throws(UsageError) {
-        guard store(&options, value) else {
+        switch store(&options, value) {
+        case nil: return
+        case .notAValue:
             throw UsageError("\(about.context)\(option.name.spelledWithValue): '\(PrintableText.escaped(value))' is not a valid value")
+        case .said(let rest):
+            // As the command's own checks said it before the value was typed: `-i: ...`,
+            // without the command's name.
+            throw UsageError(option.name.spelled + rest)
         }
     }
 
@@ -250,10 +270,25 @@ struct WordReader {
     let words: ArraySlice<String>
     var index: Int
     var optionsEnded = false
+    /// The typed options' values, to convert once every word is read: each option's index
+    /// among the declarations, and its text (two arrays: an array of pairs would be one more
+    /// type for the runtime to make at every start).
+    var typedOptions: [Int] = []
+    var typedTexts: [String] = []
 
     init(words: ArraySlice<String>) {
         self.words = words
         self.index = words.startIndex
+    }
+
+    /// Keeps a typed option's value: every one of a repeatable option, else the last.
+    mutating func keep(_ option: Int, _ text: String, repeats: Bool) {
+        if !repeats, let earlier = typedOptions.firstIndex(of: option) {
+            typedOptions.remove(at: earlier)
+            typedTexts.remove(at: earlier)
+        }
+        typedOptions.append(option)
+        typedTexts.append(text)
     }
 
     mutating func next() -> String? {

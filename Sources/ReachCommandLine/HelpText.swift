@@ -29,7 +29,7 @@ public enum HelpText {
         text += "OPTIONS:\n"
         for option in command.options {
             guard let help = option.help else { continue }
-            text += entry(label(option), option.defaultValue.map { help + " (default: " + $0 + ")" } ?? help)
+            text += entry(label(option), described(option, help))
         }
         for extra in extraOptions { text += entry(extra.label, extra.help) }
         return text + "\n"
@@ -43,6 +43,18 @@ public enum HelpText {
         text += "\nSUBCOMMANDS:\n"
         for command in commands { text += entry(command.label, command.help) }
         return text + "\n  See '" + about.path + " help <subcommand>' for detailed help.\n"
+    }
+
+    /// `help` with the range of the option's type before its last period ("Probes running at
+    /// once (1-1024).") and its typed default after ("(default: 16)").
+    static func described(_ option: OptionName, _ help: String) -> String {
+        var text = help
+        if let range = option.range {
+            let period = text.hasSuffix(".")
+            if period { text.removeLast() }
+            text += " (" + range + ")" + (period ? "." : "")
+        }
+        return option.defaultValue.map { text + " (default: " + $0 + ")" } ?? text
     }
 
     /// The abstract, then each paragraph of the discussion (paragraphs part at a blank line).

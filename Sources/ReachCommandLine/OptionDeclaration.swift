@@ -13,6 +13,10 @@ public struct OptionName: Sendable, Equatable {
     public let repeats: Bool
     /// The value when the option is not given, shown in help (`5s`).
     public let defaultValue: String?
+    /// The values taken, shown in help before the default (`1-1024`); from the value's type.
+    public private(set) var range: String?
+    /// Whether its value is converted to a type (`typed`), once every word is read.
+    public private(set) var typed = false
     /// The peer tool's letter for this option's job (fping's `-g` for `--generate`), where
     /// reach does not read that letter as the peer does: an unknown option spelled so is
     /// told this option's name.
@@ -30,6 +34,14 @@ public struct OptionName: Sendable, Equatable {
     }
 
     public var takesValue: Bool { valueName != nil }
+
+    /// The same name, of a typed option whose type takes `range`.
+    func typed(ranging range: String?) -> OptionName {
+        var named = self
+        named.range = range
+        named.typed = true
+        return named
+    }
 
     /// The same name, its value one of `choices`.
     func offering(_ choices: [String]) -> OptionName {
@@ -81,10 +93,10 @@ public struct OptionDeclaration<Options>: Sendable {
     public enum Setting: Sendable {
         /// A flag, which takes no value: sets its field to true.
         case flag(@Sendable (inout Options) -> Void)
-        /// An option with a value, which `store` sets; `store` answers false when the text is
-        /// no value of the field's type, which the reader reports naming the option. Text
-        /// values are stored as given and checked by the command that uses them.
-        case value(ValueParsing, store: @Sendable (inout Options, String) -> Bool)
+        /// An option with a value, which `store` converts and sets; `store` answers what is
+        /// wrong with a text that is no value of the option's type, which the reader reports
+        /// naming the option. Text values are stored as given.
+        case value(ValueParsing, store: @Sendable (inout Options, String) -> ValueProblem?)
     }
 
     public init(name: OptionName, setting: Setting) {
@@ -142,9 +154,33 @@ public struct OptionDeclaration<Options>: Sendable {
         Self(
             name: OptionName(letter: nil, long: long, valueName: valueName, help: help, repeats: false),
             setting: .value(parsing) { options, text in
-                guard let value = Integer(text) else { return false }
+                guard let value = Integer(text) else { return .notAValue }
                 set(&options, value)
-                return true
+                return nil
+            })
+    }
+
+    /// `-i SECONDS`, `--timeout DURATION`: a value of `Value`'s type, which `type` reads from
+    /// the text, says in help (its default, its range) and says the problem of. `repeats`:
+    /// each value is kept (`set` appends it).
+    public static func typed<Value>(
+        _ letter: Unicode.Scalar? = nil, long: String? = nil, _ type: ValueType<Value>, _ parsing: ValueParsing = .unconditional,
+        valueName: String, default defaultValue: Value? = nil, repeats: Bool = false, help: String?,
+        _ set: @escaping @Sendable (inout Options, Value) -> Void
+    ) -> Self {
+        let name = OptionName(
+            letter: letter.map { UInt8(ascii: $0) }, long: long, valueName: valueName, help: help, repeats: repeats,
+            defaultValue: defaultValue.map(type.written))
+        return Self(
+            name: name.typed(ranging: type.range),
+            setting: .value(parsing) { options, text in
+                switch type.read(text) {
+                case .success(let value):
+                    set(&options, value)
+                    return nil
+                case .failure(let problem):
+                    return problem
+                }
             })
     }
 
@@ -160,10 +196,12 @@ public struct OptionDeclaration<Options>: Sendable {
         Self(name: name.offering(choices), setting: setting)
     }
 
-    private static func storing(_ set: @escaping @Sendable (inout Options, String) -> Void) -> @Sendable (inout Options, String) -> Bool {
+    private static func storing(
+        _ set: @escaping @Sendable (inout Options, String) -> Void
+    ) -> @Sendable (inout Options, String) -> ValueProblem? {
         { options, text in
             set(&options, text)
-            return true
+            return nil
         }
     }
 
@@ -179,7 +217,7 @@ public struct OptionDeclaration<Options>: Sendable {
                 setting: .flag { outer in
                     _ = group(&outer) { inner in
                         set(&inner)
-                        return true
+                        return nil
                     }
                 })
         case .value(let parsing, let store):
@@ -190,7 +228,7 @@ public struct OptionDeclaration<Options>: Sendable {
 
 /// A group's field of `Options`: the closure calls its second argument with the field, inout,
 /// and returns what that returns.
-public typealias GroupField<Options, Group> = @Sendable (inout Options, (inout Group) -> Bool) -> Bool
+public typealias GroupField<Options, Group> = @Sendable (inout Options, (inout Group) -> ValueProblem?) -> ValueProblem?
 
 /// Which word after an option may be its value (getopt_long(3) takes any; a few options here
 /// refuse an option-like one, so that `-I -q` says the value is missing).

@@ -29,13 +29,13 @@ public struct AllowList: Sendable, Equatable {
         if text == "*" { return .everything }
         let shown = PrintableText.ascii(text)
         if text.dropFirst(text.hasPrefix("*.") ? 2 : 0).contains("*") {
-            throw ParseError(description: "--allow: '\(shown)': '*' only alone or as *.suffix")
+            throw ParseError(description: "'\(shown)': '*' only alone or as *.suffix")
         }
         if let slash = text.firstIndex(of: "/") {
             let prefixText = text[text.index(after: slash)...]
             guard let address = try? IPAddress.parse(String(text[..<slash])), let length = Int(prefixText),
                   (0...Int(address.family.prefixLength)).contains(length), prefixText.allSatisfy(\.isASCII)
-            else { throw ParseError(description: "--allow: '\(shown)' is not a CIDR (198.51.100.0/24, 2001:db8::/32)") }
+            else { throw ParseError(description: "'\(shown)' is not a CIDR (198.51.100.0/24, 2001:db8::/32)") }
             return .network(address, prefixLength: length)
         }
         if let address = try? IPAddress.parse(text) {
@@ -44,12 +44,12 @@ public struct AllowList: Sendable, Equatable {
         if text.hasPrefix("*.") {
             let suffix = String(text.dropFirst(2))
             guard (try? HostName.validate(suffix)) != nil else {
-                throw ParseError(description: "--allow: '\(shown)' is not *. followed by a host name")
+                throw ParseError(description: "'\(shown)' is not *. followed by a host name")
             }
             return .suffix(suffix.lowercased())
         }
         guard (try? HostName.validate(text)) != nil else {
-            throw ParseError(description: "--allow: '\(shown)' is neither a CIDR, a host name, *.suffix nor *")
+            throw ParseError(description: "'\(shown)' is neither a CIDR, a host name, *.suffix nor *")
         }
         return .name(text.lowercased())
     }

@@ -80,9 +80,9 @@ public enum ExporterConfiguration {
     /// Go's time.Duration as yaml.v3 reads it (time.ParseDuration); 0 or none: the scrape's.
     private static func timeout(_ node: Node) throws(Error) -> TimeSpan? {
         let text = try node.text("timeout")
-        guard let seconds = ExporterModule.goDurationSeconds(text), seconds >= 0 else {
+        guard let span = try? TimeSpan.parse(text, .go), span >= .zero else {
             throw Error(node.mark?.line, "timeout: not a duration: '\(text)' (5s, 500ms, 1m30s)")
         }
-        return seconds == 0 ? nil : ExporterModule.span(seconds: seconds)
+        return span == .zero ? nil : span
     }
 }

@@ -34,31 +34,13 @@ public struct ExporterLog: Sendable, Equatable {
         let timestamp = UTCTimestamp.iso8601(time)
         switch format {
         case .plain: return "reach-exporter: \(message)\n"
-        case .logfmt: return "ts=\(timestamp) level=\(severity.name) msg=\(Self.quoted(message))\n"
-        case .json: return "{\"ts\":\(Self.quoted(timestamp)),\"level\":\"\(severity.name)\",\"msg\":\(Self.quoted(message))}\n"
+        case .logfmt: return "ts=\(timestamp) level=\(severity.name) msg=\(JSONString.quoted(message))\n"
+        case .json: return "{\"ts\":\(JSONString.quoted(timestamp)),\"level\":\"\(severity.name)\",\"msg\":\(JSONString.quoted(message))}\n"
         }
     }
 
     /// Writes the line for `message`, if the level lets it through.
     public func write(_ severity: Level, _ message: String) {
         if let line = line(severity, message, at: .now()) { OutputChannel.standardError.write(line) }
-    }
-
-    /// A JSON string (also valid logfmt): quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }

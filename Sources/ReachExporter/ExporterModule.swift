@@ -70,53 +70,7 @@ public struct ExporterModule: Hashable, Sendable {
         ExporterModule(name: "route", prober: .route),
     ]
 
-    /// Prometheus's duration form, the part modules use: a number and ms, s, m or h.
-    static func seconds(_ text: String) -> Double? {
-        for (suffix, scale) in [("ms", 0.001), ("s", 1.0), ("m", 60.0), ("h", 3600.0)] where text.hasSuffix(suffix) {
-            let number = text.dropLast(suffix.count)
-            guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }), let value = Double(number) else {
-                return nil
-            }
-            return value * scale
-        }
-        return nil
-    }
-
-    /// `seconds` as a span, a day at most (`TimeSpan.maximum`): "1e300" is long, not a trap.
-    static func span(seconds: Double) -> TimeSpan {
-        guard seconds < TimeSpan.maximum.secondsValue else { return .maximum }
-        return TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded()))
-    }
-
     public func accepts(statusCode: Int) -> Bool {
         validStatusCodes.isEmpty ? (200...299).contains(statusCode) : validStatusCodes.contains(statusCode)
-    }
-}
-
-extension ExporterModule {
-    /// Go's time.ParseDuration, in seconds: a sign, then numbers each with a unit (ns, us, µs,
-    /// ms, s, m, h), "1m30s", "1.5h"; "0" alone. nil for anything else.
-    static func goDurationSeconds(_ text: String) -> Double? {
-        var rest = Substring(text)
-        var sign = 1.0
-        if let first = rest.first, first == "-" || first == "+" {
-            sign = first == "-" ? -1 : 1
-            rest = rest.dropFirst()
-        }
-        if rest == "0" { return 0 }
-        guard !rest.isEmpty else { return nil }
-        let units: [(String, Double)] = [
-            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("μs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
-        ]
-        var total = 0.0
-        while !rest.isEmpty {
-            let number = rest.prefix { $0.isASCII && ($0.isNumber || $0 == ".") }
-            guard !number.isEmpty, number != ".", let value = Double(number) else { return nil }
-            rest = rest.dropFirst(number.count)
-            guard let (unit, scale) = units.first(where: { rest.hasPrefix($0.0) }) else { return nil }
-            rest = rest.dropFirst(unit.count)
-            total += value * scale
-        }
-        return sign * total
     }
 }

@@ -10,7 +10,7 @@ public struct ExporterOptions: Equatable, Sendable {
     public static let defaultPort: UInt16 = 10115
 
     /// Where to serve: `--listen`, or each `--web.listen-address` (exporter-toolkit's is repeatable).
-    public var listenAddresses = [ListenAddress(host: "127.0.0.1", port: ExporterOptions.defaultPort)]
+    public var listenAddresses = [ExporterOptions.defaultListen]
     /// The first address's host and port.
     public var listenHost: String { listenAddresses[0].host }
     public var listenPort: UInt16 { listenAddresses[0].port }
@@ -22,18 +22,18 @@ public struct ExporterOptions: Equatable, Sendable {
     public var configPath: String?
     /// `--probe` specs for `reach_connectivity_state`, as `reach watch --probe` takes them.
     public var probes: [ProbeSpec] = []
-    public var probeInterval = TimeSpan(milliseconds: 60_000)
-    public var probeTimeout = TimeSpan(milliseconds: 5_000)
+    public var probeInterval = Defaults.probeInterval
+    public var probeTimeout = Defaults.probeTimeout
     /// Probes running at once; more wait in a queue of `queueLength`, then 503.
-    public var concurrency = 16
-    public var queueLength = 256
+    public var concurrency = Defaults.concurrency
+    public var queueLength = Defaults.queueLength
     /// A request's head must have arrived this long after the connection opened (or the last
     /// answer was sent): a client sending one byte a second is cut off.
-    public var headerTimeout = TimeSpan(milliseconds: 5_000)
+    public var headerTimeout = Defaults.headerTimeout
     /// A request's head (request line and headers) may be at most this long.
     public var maximumHeadBytes = 8 * 1024
     /// Connections open at once; more are closed as soon as they are accepted.
-    public var maximumConnections = 2048
+    public var maximumConnections = Defaults.maximumConnections
     /// What to print instead of serving: help, the version, a completion script, the options.
     public var text: String?
     /// `--config.check`: read the configuration, say whether it is usable, and exit.
@@ -45,36 +45,38 @@ public struct ExporterOptions: Equatable, Sendable {
     /// `--log.level`, `--log.format`.
     public var log = ExporterLog()
     /// `--history.limit`: blackbox_exporter's probe history for its web page; reach keeps none.
-    public var historyLimit = 100
+    public var historyLimit = Defaults.historyLimit
 
     public init() {}
+
+    /// The values of the options not given, written once: the fields and help read them.
+    enum Defaults {
+        static let probeInterval = TimeSpan.seconds(60)
+        static let probeTimeout = TimeSpan.seconds(5)
+        static let concurrency = 16
+        static let queueLength = 256
+        static let headerTimeout = TimeSpan.seconds(5)
+        static let maximumConnections = 2048
+        static let historyLimit = 100
+    }
 
     public struct ListenAddress: Equatable, Sendable {
         public var host: String
         public var port: UInt16
     }
 
-    /// The command line as written, each value checked by `parse`.
+    /// The command line as read: the typed options' values in `options`, the others as
+    /// written, checked by `parse`.
     struct Words {
-        var listens: [String] = []
+        var options = ExporterOptions()
+        /// Whether an address was given, which replaces the default one.
+        var listening = false
         var externalURL: String?
         var routePrefix: String?
         var systemdSocket = false
-        var allow: [String] = []
         var config: String?
-        var probes: [String] = []
-        var probeInterval: String?
-        var probeTimeout: String?
-        var concurrency: String?
-        var queue: String?
-        var headerTimeout: String?
-        var maxConnections: String?
         var configCheck = false
         var webConfig: String?
-        var timeoutOffset: String?
-        var logLevel: String?
-        var logFormat: String?
-        var historyLimit: String?
     }
 
     /// reach-exporter's options, each once: the reader, `--help`, the completions and the man
@@ -90,13 +92,13 @@ public struct ExporterOptions: Equatable, Sendable {
                 """),
         operand: .none,
         options: [
-            .value(long: "listen", .next, valueName: "address:port", default: "127.0.0.1:\(defaultPort)", help: "Serve HTTP here.") {
-                $0.listens.append($1)
+            .typed(long: "listen", .listenAddress, .next, valueName: "address:port", default: defaultListen, help: "Serve HTTP here.") {
+                $0.listen($1)
             },
-            .values(
-                long: "allow", .next, valueName: "cidr|host|*.suffix|*",
+            .typed(
+                long: "allow", .allowEntry, .next, valueName: "cidr|host|*.suffix|*", repeats: true,
                 help: "Targets /probe may probe (repeatable); without it, every target is refused."
-            ) { $0.allow.append($1) },
+            ) { $0.options.allow.entries.append($1) },
             .value(long: "config", .next, valueName: "file", help: "blackbox.yml's modules (blackbox_exporter's format).") {
                 $0.config = $1
             },
@@ -108,61 +110,69 @@ public struct ExporterOptions: Equatable, Sendable {
             .flag(long: "config.check", help: "Read the configuration, say whether it is usable, and exit (0 or 1).") {
                 $0.configCheck = true
             },
-            .values(
-                long: "web.listen-address", .next, valueName: "[address]:port", help: "The same as --listen; no address: all (repeatable)."
-            ) { $0.listens.append($1) },
-            .value(
-                long: "web.external-url", .next, valueName: "url",
-                help: "The URL the exporter is reached at; its path prefixes every endpoint."
-            ) { $0.externalURL = $1 },
-            .flag(long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses.") {
-                $0.systemdSocket = true
-            },
+            .typed(
+                long: "web.listen-address", .listenAddress, .next, valueName: "[address]:port", repeats: true,
+                help: "The same as --listen; no address: all (repeatable)."
+            ) { $0.listen($1) },
+            externalURLOption,
+            systemdSocketOption,
             .value(long: "web.route-prefix", .next, valueName: "path", help: "Serve every endpoint under this path (default: the URL's).") {
                 $0.routePrefix = $1
             },
             .value(
                 long: "web.config.file", .next, valueName: "file", help: "exporter-toolkit's web configuration: TLS, basic_auth_users."
             ) { $0.webConfig = $1 },
-            .value(
-                long: "timeout-offset", .unconditional, valueName: "seconds", default: "0.5",
+            .typed(
+                long: "timeout-offset", .timeoutOffset, valueName: "seconds", default: ExporterRouter.timeoutOffset,
                 help: "Taken off the scrape's timeout, so that the answer is read in time."
-            ) { $0.timeoutOffset = $1 },
-            .value(long: "log.level", .next, valueName: "level", default: "info", help: "Log this and above: debug, info, warn, error.") {
-                $0.logLevel = $1
-            },
-            .value(long: "log.format", .next, valueName: "format", help: "Log lines as logfmt or json (default: reach's plain lines).") {
-                $0.logFormat = $1
-            },
-            .value(
-                long: "history.limit", .unconditional, valueName: "n", default: "100",
+            ) { $0.options.timeoutOffset = $1 },
+            .typed(
+                long: "log.level", .logLevel, valueName: "level", default: ExporterLog().level,
+                help: "Log this and above: debug, info, warn, error."
+            ) { $0.options.log.level = $1 },
+            .typed(
+                long: "log.format", .logFormat, valueName: "format", help: "Log lines as logfmt or json (default: reach's plain lines)."
+            ) { $0.options.log.format = $1 },
+            .typed(
+                long: "history.limit", .count(0...Int(UInt32.max), saysRange: false), valueName: "n", default: Defaults.historyLimit,
                 help: "Accepted for blackbox_exporter's command lines; reach keeps no probe history."
-            ) { $0.historyLimit = $1 },
-            .values(
-                long: "probe", .next, valueName: "spec",
+            ) { $0.options.historyLimit = $1 },
+            .typed(
+                long: "probe", .probeSpec, .next, valueName: "spec", repeats: true,
                 help: "Connectivity for reach_connectivity_state: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
-            ) { $0.probes.append($1) },
-            .value(
-                long: "probe-interval", .unconditional, valueName: "duration", default: "60s", help: "Run the --probe checks this often."
-            ) { $0.probeInterval = $1 },
-            .value(long: "probe-timeout", .unconditional, valueName: "duration", default: "5s", help: "Bound on each --probe check.") {
-                $0.probeTimeout = $1
-            },
-            .value(long: "concurrency", .unconditional, valueName: "n", default: "16", help: "Probes running at once (1-1024).") {
-                $0.concurrency = $1
-            },
-            .value(
-                long: "queue", .unconditional, valueName: "n", default: "256", help: "Probes waiting beyond those, then 503 (0-100000)."
-            ) { $0.queue = $1 },
-            .value(
-                long: "header-timeout", .unconditional, valueName: "duration", default: "5s",
+            ) { $0.options.probes.append($1) },
+            .typed(
+                long: "probe-interval", .positiveDuration, valueName: "duration", default: Defaults.probeInterval,
+                help: "Run the --probe checks this often."
+            ) { $0.options.probeInterval = $1 },
+            .typed(
+                long: "probe-timeout", .positiveDuration, valueName: "duration", default: Defaults.probeTimeout,
+                help: "Bound on each --probe check."
+            ) { $0.options.probeTimeout = $1 },
+            .typed(
+                long: "concurrency", .count(1...1024), valueName: "n", default: Defaults.concurrency, help: "Probes running at once."
+            ) { $0.options.concurrency = $1 },
+            .typed(
+                long: "queue", .count(0...100_000), valueName: "n", default: Defaults.queueLength,
+                help: "Probes waiting beyond those, then 503."
+            ) { $0.options.queueLength = $1 },
+            .typed(
+                long: "header-timeout", .positiveDuration, valueName: "duration", default: Defaults.headerTimeout,
                 help: "A request's head must arrive within this long of the connection's start (else 408)."
-            ) { $0.headerTimeout = $1 },
-            .value(
-                long: "max-connections", .unconditional, valueName: "n", default: "2048",
-                help: "Connections open at once; more are closed at once (1-1000000)."
-            ) { $0.maxConnections = $1 },
+            ) { $0.options.headerTimeout = $1 },
+            .typed(
+                long: "max-connections", .count(1...1_000_000), valueName: "n", default: Defaults.maximumConnections,
+                help: "Connections open at once; more are closed at once."
+            ) { $0.options.maximumConnections = $1 },
         ])
+
+    static let systemdSocketOption = OptionDeclaration<Words>.flag(
+        long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses."
+    ) { $0.systemdSocket = true }
+    static let externalURLOption = OptionDeclaration<Words>.value(
+        long: "web.external-url", .next, valueName: "url", help: "The URL the exporter is reached at; its path prefixes every endpoint."
+    ) { $0.externalURL = $1 }
+    static let defaultListen = ListenAddress(host: "127.0.0.1", port: defaultPort)
 
     /// The options' help (`reach-exporter --help`).
     public static var usage: String {
@@ -192,29 +202,9 @@ public struct ExporterOptions: Equatable, Sendable {
         case .version:
             options.text = "reach-exporter \(ReachVersion.current)\n"
             return options
-        case .run: break
-        }
-        for text in words.allow {
-            do {
-                options.allow.entries.append(try AllowList.entry(text))
-            } catch {
-                throw UsageError(error.description)
-            }
+        case .run: options = words.options
         }
         options.configPath = words.config
-        for text in words.probes {
-            do {
-                options.probes.append(try ProbeSpec.parse(text))
-            } catch {
-                throw UsageError("--probe: " + error.message(quoting: PrintableText.ascii))
-            }
-        }
-        if let text = words.probeInterval { options.probeInterval = try duration("--probe-interval", text) }
-        if let text = words.probeTimeout { options.probeTimeout = try duration("--probe-timeout", text) }
-        if let text = words.headerTimeout { options.headerTimeout = try duration("--header-timeout", text) }
-        if let text = words.concurrency { options.concurrency = try count("--concurrency", text, range: 1...1024) }
-        if let text = words.queue { options.queueLength = try count("--queue", text, range: 0...100_000) }
-        if let text = words.maxConnections { options.maximumConnections = try count("--max-connections", text, range: 1...1_000_000) }
         try readBlackboxWords(words, into: &options)
         return options
     }
@@ -222,66 +212,133 @@ public struct ExporterOptions: Equatable, Sendable {
     /// blackbox_exporter's flags, each checked as its kingpin declaration checks it.
     static func readBlackboxWords(_ words: Words, into options: inout ExporterOptions) throws(UsageError) {
         options.checkConfigurationOnly = words.configCheck
-        if !words.listens.isEmpty {
-            options.listenAddresses = []
-            for text in words.listens {
-                let (host, port) = try listenAddress(text)
-                options.listenAddresses.append(ListenAddress(host: host, port: port))
-            }
-        }
         // blackbox_exporter: the external URL cannot be inferred from a socket it was given.
         if words.systemdSocket, (words.externalURL ?? "").isEmpty {
-            throw UsageError("--web.systemd-socket needs --web.external-url: the URL cannot be inferred from a passed socket")
+            let (socket, url) = (systemdSocketOption.name.spelled, externalURLOption.name.spelled)
+            throw UsageError("\(socket) needs \(url): the URL cannot be inferred from a passed socket")
         }
         options.systemdSocket = words.systemdSocket
         options.routes = try RoutePrefix(
             externalURL: words.externalURL, routePrefix: words.routePrefix, port: options.listenPort, hostname: RoutePrefix.hostname)
         options.webConfigPath = words.webConfig
-        if let text = words.timeoutOffset {
-            guard let seconds = Double(text), seconds.isFinite, (0...3600).contains(seconds) else {
-                throw UsageError("--timeout-offset: '\(PrintableText.ascii(text))' is not a number of seconds from 0 to 3600")
+    }
+
+}
+
+extension DurationGrammar {
+    /// blackbox_exporter's --timeout-offset, a kingpin Float64 (strconv.ParseFloat): seconds,
+    /// an exponent allowed, an hour at most.
+    static let timeoutOffset = DurationGrammar(units: [], bareSeconds: true, exponents: true, signed: true, longest: .seconds(3600))
+}
+
+extension ValueType where Value == TimeSpan {
+    /// --probe-interval, --probe-timeout, --header-timeout: the CLI's durations, at least 1 ms.
+    static var positiveDuration: ValueType {
+        ValueType(written: { $0.description }, read: { text in
+            guard let span = try? TimeSpan.parse(text), span.milliseconds > 0 else {
+                return .failure(.said(": '\(PrintableText.ascii(text))' is not a positive duration (5, 1.5s, 300ms)"))
             }
-            options.timeoutOffset = TimeSpan(nanoseconds: Int64((seconds * 1e9).rounded()))
-        }
-        if let text = words.logLevel {
+            return .success(span)
+        })
+    }
+
+    /// --timeout-offset: seconds, as blackbox_exporter's flag takes them.
+    static var timeoutOffset: ValueType {
+        ValueType(written: { $0.secondsText }, read: { text in
+            guard let span = try? TimeSpan.parse(text, .timeoutOffset), span >= .zero else {
+                return .failure(.said(": '\(PrintableText.ascii(text))' is not a number of seconds from 0 to 3600"))
+            }
+            return .success(span)
+        })
+    }
+}
+
+extension ValueType where Value == Int {
+    /// A decimal count in `range`, said in help unless `saysRange` is false.
+    static func count(_ range: ClosedRange<Int>, saysRange: Bool = true) -> ValueType {
+        ValueType(range: saysRange ? "\(range.lowerBound)-\(range.upperBound)" : nil, written: { String($0) }, read: { text in
+            guard let number = Int(text), range.contains(number) else {
+                return .failure(.said(": '\(PrintableText.ascii(text))' is not a number from \(range.lowerBound) to \(range.upperBound)"))
+            }
+            return .success(number)
+        })
+    }
+}
+
+extension ValueType where Value == ExporterLog.Level {
+    /// --log.level: promlog's level names.
+    static var logLevel: ValueType {
+        ValueType(written: { $0.name }, read: { text in
             guard let level = ExporterLog.Level.allCases.first(where: { $0.name == text }) else {
-                throw UsageError("--log.level: '\(PrintableText.ascii(text))' is not one of debug, info, warn, error")
+                return .failure(.said(": '\(PrintableText.ascii(text))' is not one of debug, info, warn, error"))
             }
-            options.log.level = level
-        }
-        if let text = words.logFormat {
+            return .success(level)
+        })
+    }
+}
+
+extension ValueType where Value == ExporterLog.Format {
+    /// --log.format: promlog's formats (reach's plain lines are the default, not a choice).
+    static var logFormat: ValueType {
+        ValueType(written: { $0.rawValue }, read: { text in
             guard let format = ExporterLog.Format(rawValue: text), format != .plain else {
-                throw UsageError("--log.format: '\(PrintableText.ascii(text))' is not one of logfmt, json")
+                return .failure(.said(": '\(PrintableText.ascii(text))' is not one of logfmt, json"))
             }
-            options.log.format = format
-        }
-        if let text = words.historyLimit { options.historyLimit = try count("--history.limit", text, range: 0...Int(UInt32.max)) }
+            return .success(format)
+        })
     }
+}
 
-    static func listenAddress(_ text: String) throws(UsageError) -> (String, UInt16) {
-        let example = "127.0.0.1:\(defaultPort), [::1]:\(defaultPort)"
-        let problem = UsageError("--listen: '\(PrintableText.ascii(text))' is not ADDRESS:PORT (\(example))")
-        guard let colon = text.lastIndex(of: ":") else { throw problem }
-        var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        // Go's net.Listen: no address is every address, both families (":9115").
-        if host.isEmpty { host = "::" }
-        let portText = text[text.index(after: colon)...]
-        guard let port = UInt16(portText), portText.allSatisfy(\.isASCII), (try? IPAddress.parse(host)) != nil else { throw problem }
-        return (host, port)
+extension ExporterOptions.Words {
+    /// `--listen`, `--web.listen-address`: the first given replaces the default address.
+    mutating func listen(_ address: ExporterOptions.ListenAddress) {
+        if !listening { options.listenAddresses = [] }
+        listening = true
+        options.listenAddresses.append(address)
     }
+}
 
-    static func duration(_ name: String, _ text: String) throws(UsageError) -> TimeSpan {
-        guard let span = try? TimeSpan.parse(text), span.milliseconds > 0 else {
-            throw UsageError("\(name): '\(PrintableText.ascii(text))' is not a positive duration (5, 1.5s, 300ms)")
-        }
-        return span
+extension ValueType where Value == ExporterOptions.ListenAddress {
+    /// ADDRESS:PORT, an IPv6 address in brackets; no address is every address (Go's net.Listen, ":9115").
+    static var listenAddress: ValueType {
+        ValueType(written: { $0.host + ":" + String($0.port) }, read: { text in
+            let example = "127.0.0.1:\(ExporterOptions.defaultPort), [::1]:\(ExporterOptions.defaultPort)"
+            let problem = ValueProblem.said(": '\(PrintableText.ascii(text))' is not ADDRESS:PORT (\(example))")
+            guard let colon = text.lastIndex(of: ":") else { return .failure(problem) }
+            var host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            if host.isEmpty { host = "::" }
+            let portText = text[text.index(after: colon)...]
+            guard let port = UInt16(portText), portText.allSatisfy(\.isASCII), (try? IPAddress.parse(host)) != nil else {
+                return .failure(problem)
+            }
+            return .success(ExporterOptions.ListenAddress(host: host, port: port))
+        })
     }
+}
 
-    static func count(_ name: String, _ text: String, range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let number = Int(text), range.contains(number) else {
-            throw UsageError("\(name): '\(PrintableText.ascii(text))' is not a number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
+extension ValueType where Value == AllowList.Entry {
+    /// --allow: a CIDR, a host name, *.suffix or *.
+    static var allowEntry: ValueType {
+        ValueType(written: { _ in "" }, read: { text in
+            do throws(AllowList.ParseError) {
+                return .success(try AllowList.entry(text))
+            } catch {
+                return .failure(.said(": " + error.description))
+            }
+        })
+    }
+}
+
+extension ValueType where Value == ProbeSpec {
+    /// --probe: as `reach watch --probe` takes it.
+    static var probeSpec: ValueType {
+        ValueType(written: { _ in "" }, read: { text in
+            do throws(ProbeSpec.ParseError) {
+                return .success(try ProbeSpec.parse(text))
+            } catch {
+                return .failure(.said(": " + error.message(quoting: PrintableText.ascii)))
+            }
+        })
     }
 }

@@ -94,10 +94,8 @@ public struct ExporterRouter: Sendable {
     static func timeout(requested: String?, module: ExporterModule, offset timeoutOffset: TimeSpan = timeoutOffset) -> TimeSpan? {
         var scrape = defaultScrapeTimeout
         if let requested {
-            guard let seconds = Double(requested) ?? ExporterModule.seconds(requested), seconds.isFinite, seconds >= 0 else {
-                return nil
-            }
-            if seconds > 0 { scrape = ExporterModule.span(seconds: seconds) }
+            guard let span = try? TimeSpan.parse(requested, .scrapeTimeout), span >= .zero else { return nil }
+            if span > .zero { scrape = span }
         }
         let most = scrape - timeoutOffset
         if let own = module.timeout, own > .zero, own < most || most < .zero { return min(own, longestProbe) }
@@ -144,4 +142,12 @@ public struct ExporterRouter: Sendable {
         default: nil
         }
     }
+}
+
+extension DurationGrammar {
+    /// X-Prometheus-Scrape-Timeout-Seconds, as blackbox's getTimeout reads it (strconv.ParseFloat:
+    /// seconds, an exponent allowed), and the `&timeout=` parameter, which may carry a unit
+    /// as prometheus/common's model.Duration does ("5s", "250ms"). "1e300" is a day.
+    static let scrapeTimeout = DurationGrammar(
+        units: [.ms, .s, .m, .h], bareSeconds: true, exponents: true, signed: true, clampsToLongest: true)
 }

@@ -43,6 +43,6 @@ public enum ProbeDebugOutput {
     /// A logfmt value: bare when it has no space, quote or equals sign, else quoted.
     static func quoted(_ text: String) -> String {
         let bare = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && $0 != "\"" && $0 != "=" }
-        return bare ? text : ExporterLog.quoted(text)
+        return bare ? text : JSONString.quoted(text)
     }
 }

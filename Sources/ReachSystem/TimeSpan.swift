@@ -1,7 +1,7 @@
 /// A length of time: the one type for every timeout, interval, wait and round trip in reach
 /// (`MonotonicInstant` is the one type for a moment). Kept in nanoseconds, the resolution of
-/// clock_gettime(2) and of the kernel's receive stamps; users write it as a number with `ms`,
-/// `s` or `m`, a bare number being seconds ("5", "1.5s", "300ms", "2m").
+/// clock_gettime(2) and of the kernel's receive stamps; users write it in Go's duration
+/// grammar (`parse`), a bare number being seconds ("5", "1.5s", "300ms", "2m").
 public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var nanoseconds: Int64
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
@@ -45,28 +45,18 @@ public struct TimeSpan: Hashable, Comparable, Sendable, CustomStringConvertible 
         case outOfRange(String)
     }
 
-    public static func parse(_ text: String) throws(ParseError) -> TimeSpan {
-        let units: [(suffix: String, factor: Double)] = [("ms", 1), ("s", 1000), ("m", 60_000)]
-        var number = Substring(text)
-        var factor = 1000.0
-        for unit in units where text.hasSuffix(unit.suffix) {
-            number = text.dropLast(unit.suffix.count)
-            factor = unit.factor
-            break
+    /// `text` read by the one duration grammar, Go's time.ParseDuration (src/time/format.go):
+    /// an optional sign, then numbers ("1.5", ".5") each followed by a unit ("1m30s"), "0"
+    /// alone. `grammar` says what of it a reader takes and how it differs (a bare number is
+    /// seconds for `ping -i`, as iputils reads it). What the CLI writes: "5", "1.5s", "300ms".
+    public static func parse(_ text: String, _ grammar: DurationGrammar = .commandLine) throws(ParseError) -> TimeSpan {
+        guard let nanoseconds = grammar.nanoseconds(in: Array(text.utf8)[...]) else { throw .notADuration(text) }
+        let rounded = (nanoseconds / Double(grammar.resolution)).rounded() * Double(grammar.resolution)
+        if abs(rounded) > Double(grammar.longest.nanoseconds) {
+            guard grammar.clampsToLongest else { throw .outOfRange(text) }
+            return rounded < 0 ? TimeSpan(nanoseconds: -grammar.longest.nanoseconds) : grammar.longest
         }
-        guard let value = plainDecimal(number) else { throw .notADuration(text) }
-        let milliseconds = (value * factor).rounded()
-        guard milliseconds <= Double(maximum.milliseconds) else { throw .outOfRange(text) }
-        return TimeSpan(milliseconds: Int64(milliseconds))
-    }
-
-    /// A number as people write a time: ASCII digits and at most one dot ("5", "1.5", ".5"),
-    /// none of the signs, exponents, "inf" or "nan" that `Double(_:)` would also take.
-    public static func plainDecimal(_ text: Substring) -> Double? {
-        guard !text.isEmpty, text != ".", text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
-            text.filter({ $0 == "." }).count <= 1
-        else { return nil }
-        return Double(text)
+        return TimeSpan(nanoseconds: Int64(rounded))
     }
 
     /// As a poll(2) timeout: whole milliseconds rounded up (a wait of 0.4 ms is not a busy

@@ -12,6 +12,12 @@ final class PingCommandLineTests: XCTestCase {
         return options
     }
 
+    /// Reads `words` that hold a wrong value: throws what the reader says of it.
+    private func problem(_ words: [String]) throws {
+        var options = PingOptions()
+        _ = try PingOptions.commandLine.parse(words[...], into: &options)
+    }
+
     func testIputilsForms() throws {
         let cases: [([String], PingOptions)] = [
             (["127.0.0.1"], PingOptions(hosts: ["127.0.0.1"])),
@@ -19,7 +25,7 @@ final class PingCommandLineTests: XCTestCase {
             (["-c1", "-q", "::1"], PingOptions(hosts: ["::1"], count: "1", quiet: true)),
             (
                 ["127.0.0.1", "-c", "3", "-i", "0.2", "-W", "1"],
-                PingOptions(hosts: ["127.0.0.1"], count: "3", interval: "0.2", timeout: "1")
+                PingOptions(hosts: ["127.0.0.1"], count: "3", interval: .milliseconds(200), timeout: .seconds(1))
             ),
             (["-fq", "-c10000", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "10000", quiet: true, flood: true)),
             (["-qc1", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "1", quiet: true)),
@@ -32,11 +38,12 @@ final class PingCommandLineTests: XCTestCase {
             (["-c", "", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "")),
             (["-c", "1", "-c", "2", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], count: "2")),
             (["-46", "127.0.0.1"], PingOptions(hosts: ["127.0.0.1"], ipv4: true, ipv6: true)),
-            (["-pff", "-Mwant", "::1"], PingOptions(hosts: ["::1"], pattern: "ff", mtuDiscovery: "want")),
+            (["-pff", "-Mwant", "::1"], PingOptions(hosts: ["::1"], pattern: [0xff], mtuDiscovery: .want)),
             (["--", "-qc1"], PingOptions(hosts: ["-qc1"])),
             (
                 ["--generate", "198.51.100.1", "198.51.100.9", "--period=0.5", "--alive", "--squiet", "1"],
-                PingOptions(hosts: ["198.51.100.9"], period: "0.5", alive: true, generate: "198.51.100.1", squiet: "1")
+                PingOptions(
+                    hosts: ["198.51.100.9"], period: .milliseconds(500), alive: true, generate: "198.51.100.1", squiet: .seconds(1))
             ),
         ]
         for (words, expected) in cases {
@@ -47,19 +54,23 @@ final class PingCommandLineTests: XCTestCase {
     /// iputils -p: hex digits two at a time (an odd last one a byte of its own), 1 to 16 bytes.
     /// The documented bounds are taken, one past them refused with the range in the line.
     func testSecondsAtTheirBounds() throws {
-        XCTAssertEqual(try PingSettings.seconds("86400", option: "-i", allowsZero: true), .seconds(86_400))
-        XCTAssertEqual(try PingSettings.seconds("0", option: "-i", allowsZero: true), .zero)
-        XCTAssertEqual(try PingSettings.seconds("0.000001", option: "-W", allowsZero: false), .nanoseconds(1000))
-        XCTAssertThrowsError(try PingSettings.seconds("86400.001", option: "-i", allowsZero: true)) { error in
+        XCTAssertEqual(try read(["-i", "86400", "h"]).interval, .seconds(86_400))
+        XCTAssertEqual(try read(["-i", "0", "h"]).interval, .zero)
+        XCTAssertEqual(try read(["-W", "0.000001", "h"]).timeout, .nanoseconds(1000))
+        XCTAssertThrowsError(try problem(["-i", "86400.001", "h"])) { error in
             XCTAssertEqual((error as? UsageError)?.message, "-i: '86400.001' is not a number of seconds (0-86400; such as 1 or 0.2)")
         }
-        XCTAssertThrowsError(try PingSettings.seconds("100000", option: "--period", allowsZero: false)) { error in
+        XCTAssertThrowsError(try problem(["--period", "100000", "h"])) { error in
             XCTAssertEqual(
                 (error as? UsageError)?.message,
                 "--period: '100000' is not a number of seconds (more than 0, at most 86400; such as 1 or 0.2)")
         }
+        XCTAssertThrowsError(try problem(["-W", "0", "h"])) { error in
+            XCTAssertEqual((error as? UsageError)?.message, "-W must be more than 0 seconds")
+        }
         var options = PingOptions()
-        (options.count, options.interval, options.timeout, options.deadline) = (String(Int.max), "86400", "86400", "86400")
+        (options.count, options.interval, options.timeout) = (String(Int.max), .seconds(86_400), .seconds(86_400))
+        options.deadline = .seconds(86_400)
         let settings = try PingSettings(options)
         XCTAssertEqual(settings.configuration.count, .max)
         XCTAssertEqual(settings.configuration.deadline, .seconds(86_400))

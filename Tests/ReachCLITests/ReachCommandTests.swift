@@ -31,7 +31,8 @@ final class ReachCommandTests: XCTestCase {
             (
                 ["status", "--probe", "icmp:127.0.0.1", "--probe=tcp:[::1]:80", "--probe-timeout", "2s", "--reference", "::1"],
                 .status(
-                    StatusOptions(references: ["::1"], probes: ProbeOptions(specs: ["icmp:127.0.0.1", "tcp:[::1]:80"], probeTimeout: "2s")))
+                    StatusOptions(
+                        references: ["::1"], probes: ProbeOptions(specs: ["icmp:127.0.0.1", "tcp:[::1]:80"], probeTimeout: .seconds(2))))
             ),
             (
                 ["addr", "198.18.0.1", "--from", "198.18.0.2", "--oif=lo", "--mark", "0x10", "--uid", "-1", "::1"],
@@ -46,12 +47,12 @@ final class ReachCommandTests: XCTestCase {
                 ["host", "--timeout", "-1", "a", "--json", "b", "--timeout=300ms", "--targets-from", "-", "--any"],
                 .host(
                     HostOptions(
-                        names: ["a", "b"], timeout: "300ms", targets: TargetListOptions(files: ["-"], any: true),
+                        names: ["a", "b"], timeout: .milliseconds(300), targets: TargetListOptions(files: ["-"], any: true),
                         output: OutputOptions(json: true)))
             ),
             (
                 ["watch", "db.internal", "--until", "reachable", "--count=3", "--settle", "2s", "--debug-receive-buffer", "512"],
-                .watch(WatchOptions(targets: ["db.internal"], until: "reachable", settle: "2s", count: 3, debugReceiveBuffer: 512))
+                .watch(WatchOptions(targets: ["db.internal"], until: "reachable", settle: .seconds(2), count: 3, debugReceiveBuffer: 512))
             ),
             (["ping", "-qc1", "127.0.0.1"], .ping(PingOptions(hosts: ["127.0.0.1"], count: "1", quiet: true))),
         ]

@@ -352,18 +352,4 @@ final class ExporterConfigurationTests: XCTestCase {
         let smtp = try XCTUnwrap(example.first { $0.name == "smtp_starttls" }).tcp
         XCTAssertEqual(smtp.queryResponse.count, 9)
     }
-
-    func testDurations() {
-        XCTAssertEqual(ExporterModule.seconds("5s"), 5)
-        XCTAssertEqual(ExporterModule.seconds("250ms"), 0.25)
-        XCTAssertNil(ExporterModule.seconds("5"))
-        XCTAssertEqual(ExporterModule.goDurationSeconds("1m30s"), 90)
-        XCTAssertEqual(ExporterModule.goDurationSeconds("1.5h"), 5400)
-        XCTAssertEqual(ExporterModule.goDurationSeconds("300ms"), 0.3)
-        XCTAssertEqual(ExporterModule.goDurationSeconds("0"), 0)
-        XCTAssertEqual(ExporterModule.goDurationSeconds("-1s"), -1)
-        XCTAssertNil(ExporterModule.goDurationSeconds("5"))
-        XCTAssertNil(ExporterModule.goDurationSeconds("s"))
-        XCTAssertNil(ExporterModule.goDurationSeconds("1x"))
-    }
 }

@@ -30,6 +30,38 @@ final class TimeSpanTests: XCTestCase {
         }
     }
 
+    /// Go's grammar as blackbox.yml's time.Duration reads it: units on every number, "0" alone.
+    func testGoGrammar() throws {
+        let cases: [(String, Int64)] = [
+            ("5s", 5_000_000_000), ("250ms", 250_000_000), ("1m30s", 90_000_000_000), ("1.5h", 5_400_000_000_000),
+            ("300ms", 300_000_000), ("0", 0), ("-1s", -1_000_000_000), ("1us", 1000), ("1\u{B5}s", 1000), ("1\u{3BC}s", 1000),
+            ("2h45m", 9_900_000_000_000), ("1ns", 1), ("48h", TimeSpan.maximum.nanoseconds),
+        ]
+        for (text, nanoseconds) in cases {
+            XCTAssertEqual(try TimeSpan.parse(text, .go).nanoseconds, nanoseconds, text)
+        }
+        for text in ["5", "s", "1x", "", "-", "1m30", "1.2.3s", "1e3s", " 1s"] {
+            XCTAssertThrowsError(try TimeSpan.parse(text, .go), text.debugDescription)
+        }
+    }
+
+    /// ping's -i and -W: seconds without a unit, to the nanosecond.
+    func testSecondsGrammar() throws {
+        XCTAssertEqual(try TimeSpan.parse("0.2", .seconds), .milliseconds(200))
+        XCTAssertEqual(try TimeSpan.parse("0.0000015", .seconds), .nanoseconds(1500))
+        XCTAssertEqual(try TimeSpan.parse("86400", .seconds), .maximum)
+        for text in ["1s", "-1", "1e3", "86401", "", "."] {
+            XCTAssertThrowsError(try TimeSpan.parse(text, .seconds), text.debugDescription)
+        }
+    }
+
+    /// The CLI's grammar takes Go's compound form too, within its units.
+    func testCommandLineCompound() throws {
+        XCTAssertEqual(try TimeSpan.parse("1m30s"), .seconds(90))
+        XCTAssertEqual(try TimeSpan.parse("1s500ms"), .milliseconds(1500))
+        XCTAssertThrowsError(try TimeSpan.parse("1m30"))
+    }
+
     func testDescriptionAndPollTimeout() {
         XCTAssertEqual(TimeSpan(milliseconds: 5000).description, "5s")
         XCTAssertEqual(TimeSpan(milliseconds: 1500).description, "1500ms")

@@ -1,5 +1,6 @@
 import ReachExporterProbes
 import ReachExporterSystem
+import ReachSystem
 
 /// One key of a prober's blackbox.yml mapping, declared once: its name, how its value is read
 /// into the settings (its type, checked at load with the key's line; the settings' initial
@@ -127,7 +128,7 @@ enum DebugValue {
         let plain = value.unicodeScalars.allSatisfy {
             $0.properties.isAlphabetic || ("0"..."9").contains($0) || "./_-".unicodeScalars.contains($0)
         }
-        return plain && value.first?.isLetter == true ? value : ExporterLog.quoted(value)
+        return plain && value.first?.isLetter == true ? value : JSONString.quoted(value)
     }
 
     static func numbers(_ values: [Int]) -> String? {
