@@ -15,8 +15,8 @@ struct AddrOptions: Equatable {
         path: "reach addr",
         abstract: "Can these IP addresses be reached: the kernel's route lookup decides.",
         discussion: """
-            Several addresses: a line (or, with --json, a result) each, in the order given. \
-            Exit status: 0 all reachable (--any: at least one), 1 otherwise.
+            Several addresses: a line (or, with \(OutputOptions.Option.json.spelled), a result) each, in the order given. \
+            Exit status: 0 all reachable (\(TargetListOptions.Option.any.spelled): at least one), 1 otherwise.
             """)
 
     static let commandLine = CommandLineDeclaration<AddrOptions>(

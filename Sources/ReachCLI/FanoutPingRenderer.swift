@@ -113,7 +113,8 @@ final class FanoutPingRenderer {
         case .sendFailed(let probe, let error):
             // fping says so only in its default mode (verbose_flag, which -c, -q, -a and -u clear).
             guard !quiet && !countMode && !alive && !unreachable else { return }
-            let why = AccessRefusal.describe(error, toward: addresses[probe.target])
+            let why = AccessRefusal.describe(
+                error, toward: addresses[probe.target], broadcastOption: PingOptions.Option.broadcast.spelled)
             err.write("\(names[probe.target]): error while sending ping: \(why)\n")
         case .started, .failed, .sent, .unexpected, .statusRequested, .finished:
             break

@@ -17,23 +17,28 @@ struct HostOptions: Equatable {
         path: "reach host",
         abstract: "Can these hosts be reached: every address getaddrinfo gives, evaluated.",
         discussion: """
-            Several names are resolved together, each within --timeout; a line (or, with --json, \
-            a result) each, in the order given. Exit status: 0 all reachable (--any: at least one), \
+            Several names are resolved together, each within \(Option.timeout.spelled); \
+            a line (or, with \(OutputOptions.Option.json.spelled), a result) each, in the order given. \
+            Exit status: 0 all reachable (\(TargetListOptions.Option.any.spelled): at least one), \
             else 2 when a name did not resolve, else 1.
             """)
 
     static let commandLine = CommandLineDeclaration<HostOptions>(
         about: about,
         operand: .variadic(OperandName("names", help: "Host names (or anything getaddrinfo accepts).")) { $0.names.append($1) },
-        // Unconditional: `--timeout -1` is a wrong value, not a missing one.
-        options: [
-            .typed(
-                long: "timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
-                help: "Bound on name resolution: 5, 1.5s, 300ms, 1m."
-            ) { $0.timeout = $1 }
-        ]
+        options: [Option.timeout]
             + TargetListOptions.commandLine { $1(&$0.targets) } + PathOptions.commandLine { $1(&$0.path) }
             + OutputOptions.commandLine { $1(&$0.output) })
+
+    /// Each option's declaration, which the command line lists and every message that names
+    /// the option spells it from.
+    enum Option {
+        // Unconditional: `--timeout -1` is a wrong value, not a missing one.
+        static let timeout = OptionDeclaration<HostOptions>.typed(
+            long: "timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
+            help: "Bound on name resolution: 5, 1.5s, 300ms, 1m."
+        ) { $0.timeout = $1 }
+    }
 
     func execute() throws -> ExitStatus {
         let collected = try TargetList.gather(names, from: targets.files, limit: .stateless)

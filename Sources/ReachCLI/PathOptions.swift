@@ -12,16 +12,22 @@ struct PathOptions: Equatable {
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, PathOptions>) -> [OptionDeclaration<Outer>] {
         [
-            .member(.flag("4", help: "IPv4 only.") { $0.ipv4 = true }, in: group),
-            .member(.flag("6", help: "IPv6 only.") { $0.ipv6 = true }, in: group),
-            .member(
-                .flag(long: "no-cellular", help: "Count a path over a cellular link as not reachable.") { $0.noCellular = true },
-                in: group),
-            .member(
-                .flag(long: "no-expensive", help: "Count an expensive path (cellular, or metered in NetworkManager) as not reachable.") {
-                    $0.noExpensive = true
-                }, in: group),
+            .member(Option.ipv4, in: group), .member(Option.ipv6, in: group), .member(Option.noCellular, in: group),
+            .member(Option.noExpensive, in: group),
         ]
+    }
+
+    /// Each option's declaration, which the commands list and every message that names the
+    /// option spells it from.
+    enum Option {
+        static let ipv4 = OptionDeclaration<PathOptions>.flag("4", help: "IPv4 only.") { $0.ipv4 = true }
+        static let ipv6 = OptionDeclaration<PathOptions>.flag("6", help: "IPv6 only.") { $0.ipv6 = true }
+        static let noCellular = OptionDeclaration<PathOptions>.flag(
+            long: "no-cellular", help: "Count a path over a cellular link as not reachable."
+        ) { $0.noCellular = true }
+        static let noExpensive = OptionDeclaration<PathOptions>.flag(
+            long: "no-expensive", help: "Count an expensive path (cellular, or metered in NetworkManager) as not reachable."
+        ) { $0.noExpensive = true }
     }
 
     var families: Set<AddressFamily> {
@@ -43,7 +49,7 @@ struct PathOptions: Equatable {
     /// The family one target is looked up in, nil for either: -4 with -6 is refused for a
     /// single target (`status` alone takes both, to require both).
     func family(for target: String) throws -> AddressFamily? {
-        if families.count > 1 { throw UsageError("-4 and -6 cannot be combined for \(target)") }
+        if families.count > 1 { throw UsageError("\(Option.ipv4.spelled) and \(Option.ipv6.spelled) cannot be combined for \(target)") }
         return singleFamily
     }
 

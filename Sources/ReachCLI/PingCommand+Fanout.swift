@@ -13,7 +13,7 @@ extension PingOptions {
 
     /// `reach ping A B C ...`: fping's model over one ICMP socket per family.
     func executeFanout(_ texts: [String]) throws -> ExitStatus {
-        let session = PingSession(ipv4: ipv4, ipv6: ipv6)
+        let session = PingSession(ipv4: ipv4, ipv6: ipv6, options: Self.sessionOptions)
         try checkFanoutOptions(session)
         let reportEvery = squiet
         let settings = try PingSettings(self)
@@ -21,7 +21,9 @@ extension PingOptions {
         if eachRTT, let count = configuration.count {
             let (kept, overflow) = count.multipliedReportingOverflow(by: texts.count)
             if overflow || kept > Self.mostKeptRoundTrips {
-                throw UsageError("--each-rtt keeps every probe's time: -c times the targets at most \(Self.mostKeptRoundTrips)")
+                throw UsageError(
+                    "\(Option.eachRTT.spelled) keeps every probe's time: \(Option.count.spelled) times the targets at most "
+                        + "\(Self.mostKeptRoundTrips)")
             }
         }
         let literals = try session.literals(texts)
@@ -53,15 +55,23 @@ extension PingOptions {
 
     /// The options one host has and several do not, and fping's combinations; -4 with -6.
     private func checkFanoutOptions(_ session: PingSession) throws {
-        if flood { throw UsageError("-f is for one host; several are paced by -i and --period") }
-        if outstanding { throw UsageError("-O is for one host") }
+        if flood {
+            let pacing = Option.interval.spelled + " and " + Option.period.spelled
+            throw UsageError("\(Option.flood.spelled) is for one host; several are paced by \(pacing)")
+        }
+        if outstanding { throw UsageError("\(Option.outstanding.spelled) is for one host") }
         _ = try session.family()
         // fping: "specify only one of c, l"; -C keeps a count of times, -Q reports in its
         // count and loop modes only.
-        if self.loop && count != nil { throw UsageError("--loop and -c cannot be combined") }
-        if self.loop && eachRTT { throw UsageError("--each-rtt needs -c, not --loop") }
-        if squiet != nil && count == nil && !self.loop { throw UsageError("--squiet needs -c or --loop") }
-        if json && (stats || squiet != nil) { throw UsageError("--stats and --squiet are text; --json has its summary and end events") }
+        if self.loop && count != nil { throw UsageError("\(Option.loop.spelled) and \(Option.count.spelled) cannot be combined") }
+        if self.loop && eachRTT { throw UsageError("\(Option.eachRTT.spelled) needs \(Option.count.spelled), not \(Option.loop.spelled)") }
+        if squiet != nil && count == nil && !self.loop {
+            throw UsageError("\(Option.squiet.spelled) needs \(Option.count.spelled) or \(Option.loop.spelled)")
+        }
+        if json && (stats || squiet != nil) {
+            throw UsageError(
+                "\(Option.stats.spelled) and \(Option.squiet.spelled) are text; \(Option.json.spelled) has its summary and end events")
+        }
     }
 
     /// The targets that resolved, in order, with the names they were given; each name that

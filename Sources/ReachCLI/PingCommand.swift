@@ -56,7 +56,7 @@ struct PingOptions: Equatable {
             // fping -g START END: the operand after the start is the range's end.
             guard operands.count == 1 else {
                 throw UsageError(
-                    "--generate: '\(PrintableText.escaped(generate))' is not an address prefix such as 198.51.100.0/24, "
+                    "\(Option.generate.spelled): '\(PrintableText.escaped(generate))' is not an address prefix such as 198.51.100.0/24, "
                         + "nor a START followed by one END address")
             }
             range = (generate, operands.removeFirst())
@@ -73,7 +73,7 @@ struct PingOptions: Equatable {
 
     private func executeOne(host: String) throws -> ExitStatus {
         let settings = try PingSettings(self)
-        let session = PingSession(ipv4: ipv4, ipv6: ipv6, flood: flood)
+        let session = PingSession(ipv4: ipv4, ipv6: ipv6, flood: flood, options: Self.sessionOptions)
         try session.limitPrivileges(interval: settings.configuration.interval, rules: .iputils)
         let address: IPAddress
         switch try session.resolve(host) {
@@ -128,7 +128,7 @@ struct PingOptions: Equatable {
     /// check your local firewall rules"); with -b, its warning on stderr.
     private func checkBroadcast(_ address: IPAddress) throws {
         guard address.family == .ipv4, AccessRefusal(toward: address, interface: interface) == .broadcast else { return }
-        guard broadcast else { throw UsageError("\(address) is a broadcast address: ping it with -b") }
+        guard broadcast else { throw UsageError("\(address) is a broadcast address: ping it with \(Option.broadcast.spelled)") }
         OutputChannel.standardError.write("WARNING: pinging broadcast address\n")
     }
 
@@ -184,13 +184,15 @@ struct PingOptions: Equatable {
 /// The command line turned into an engine configuration and socket options, with the
 /// one-line complaint each bad value deserves (exit 64).
 struct PingSettings {
+    private typealias Option = PingOptions.Option
     var configuration = PingConfiguration()
     var socketOptions = ICMPSocketOptions()
 
     init(_ command: PingOptions) throws {
         if let text = command.count {
             guard let count = Int(text), count > 0, text.allSatisfy(\.isASCII) else {
-                throw UsageError("-c: '\(PrintableText.escaped(text))' is not a count from 1 to \(Int.max)")
+                throw UsageError(
+                    "\(Option.count.spelled): '\(PrintableText.escaped(text))' is not a count from 1 to \(Int.max)")
             }
             configuration.count = count
         }
@@ -219,7 +221,7 @@ struct PingSettings {
             } else if NetworkInterface.index(named: name) != nil {
                 socketOptions.interface = name
             } else {
-                throw UsageError("-I: unknown interface '\(PrintableText.escaped(name))'")
+                throw UsageError("\(Option.interface.spelled): unknown interface '\(PrintableText.escaped(name))'")
             }
         }
     }
@@ -234,7 +236,7 @@ struct PingSettings {
             // Binding -I's source address is the only call that can say this: the host has no
             // such address, a mistake in the command line.
             guard let source = socketOptions.sourceAddress else { throw error }
-            throw UsageError("-I: \(source) is not an address of this host")
+            throw UsageError("\(Option.interface.spelled): \(source) is not an address of this host")
         }
     }
 
@@ -242,10 +244,11 @@ struct PingSettings {
     func check(for family: AddressFamily) throws {
         let limit = icmpFamily(for: family).largestEchoData
         if configuration.payloadSize > limit {
-            throw UsageError("-s: \(configuration.payloadSize) bytes do not fit an \(family.label) datagram (at most \(limit))")
+            throw UsageError(
+                "\(Option.size.spelled): \(configuration.payloadSize) bytes do not fit an \(family.label) datagram (at most \(limit))")
         }
         if let source = socketOptions.sourceAddress {
-            try FamilyMismatch.check(source, against: family, target: "-I: \(source)")
+            try FamilyMismatch.check(source, against: family, target: "\(Option.interface.spelled): \(source)")
         }
     }
 

@@ -10,11 +10,12 @@ extension PingOptions {
         path: "reach ping",
         abstract: "Send ICMP echo requests and report the replies, as iputils ping does.",
         discussion: """
-            Durations are seconds as numbers (fractions allowed; -w takes whole seconds, as iputils). \
-            Exit status: 0 a reply came (with -c and -w: count replies), 1 no reply, 2 name not resolved, \
+            Durations are seconds as numbers (fractions allowed; \(Option.deadline.spelled) takes whole seconds, as iputils). \
+            Exit status: 0 a reply came (with \(Option.count.spelled) and \(Option.deadline.spelled): count replies), \
+            1 no reply, 2 name not resolved, \
             64 bad input, 71 system failure, 77 not permitted (see CAPABILITIES in reach(1)).
 
-            Several targets (or --targets-from, --generate, an fping option): fping's model and \
+            Several targets (or \(Option.targetsFrom.spelled), \(Option.generate.spelled), an fping option): fping's model and \
             output, one ICMP socket per family; exit 0 when every target answered (reach(1)).
             """)
 
@@ -24,75 +25,123 @@ extension PingOptions {
             OperandName("hosts", help: "Host names or IPv4/IPv6 literals; IPv6 may carry %interface. Several: fping's model.")
         ) { $0.hosts.append($1) },
         options: [
-            // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
-            .value("c", .unconditional, valueName: "count", help: "Stop after sending count probes (with -w: after count replies).") {
-                $0.count = $1
-            },
-            .typed(
-                "i", .seconds(allowsZero: true), valueName: "seconds",
-                help: """
-                    Seconds between probes, 0-86400 (default 1; several targets: between any two, default 0.01); \
-                    below 0.002 needs CAP_NET_RAW.
-                    """
-            ) { $0.interval = $1 },
-            .typed(
-                "W", .seconds(allowsZero: false), valueName: "seconds",
-                help: "Seconds to wait for each reply, at most 86400 (default 10; several targets: see reach(1))."
-            ) { $0.timeout = $1 },
-            .typed("w", .wholeSeconds, valueName: "seconds", help: "Stop after this many seconds (0-86400), whatever is outstanding.") {
-                $0.deadline = $1
-            },
-            .typed("s", .dataSize, valueName: "bytes", help: "Data bytes per probe (default 56).") { $0.size = $1 },
-            .typed("t", .ttl, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 },
-            .value("I", .next, valueName: "interface", help: "Interface name or source address.") { $0.interface = $1 },
-            .typed(
-                "p", .pattern, .next, valueName: "pattern",
-                help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
-            ) { $0.pattern = $1 },
-            .typed(
-                "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
-                help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
-            ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"]),
-            .flag("4", help: "IPv4 only.") { $0.ipv4 = true },
-            .flag("6", help: "IPv6 only.") { $0.ipv6 = true },
-            .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true },
-            .flag("n", help: "Numeric output (reach never looks up names of repliers).") { $0.numeric = true },
-            .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true },
-            .flag("O", help: "Report outstanding replies before sending the next probe.") { $0.outstanding = true },
-            .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") { $0.flood = true },
-            .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true },
-            .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") { $0.json = true },
-            // Several targets: fping's options where iputils has none, by long names.
-            .typed(
-                long: "period", .seconds(allowsZero: false), valueName: "seconds",
-                help: "Several targets: seconds between probes to one target, at most 86400 (fping -p; default 1)."
-            ) { $0.period = $1 },
-            // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
-            .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") { $0.alive = true }
-                .standing(for: "fping", letter: "a"),
-            .flag(long: "unreachable", help: "Several targets: print the targets that did not answer (fping -u).") {
-                $0.unreachable = true
-            }.standing(for: "fping", letter: "u"),
-            .flag(long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C).") {
-                $0.eachRTT = true
-            }.standing(for: "fping", letter: "C"),
-            .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
-                $0.targetsFrom.append($1)
-            },
-            .value(
-                long: "generate", .next, valueName: "cidr|start",
-                help: "Ping every host address of a prefix, or from START to the END given as operand (fping -g; at most 65536)."
-            ) { $0.generate = $1 }.standing(for: "fping", letter: "g"),
-            .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") { $0.elapsed = true }
-                .standing(for: "fping", letter: "e"),
-            .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") { $0.stats = true },
-            .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") { $0.loop = true }
-                .standing(for: "fping", letter: "l"),
-            .typed(
-                long: "squiet", .seconds(allowsZero: false), valueName: "seconds",
-                help: "Several targets: counters of the last interval every this many seconds (at most 86400), on stderr (fping -Q)."
-            ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q"),
+            Option.count, Option.interval, Option.timeout, Option.deadline, Option.size, Option.ttl, Option.interface,
+            Option.pattern, Option.mtuDiscovery, Option.ipv4, Option.ipv6, Option.quiet, Option.numeric, Option.timestamps,
+            Option.outstanding, Option.flood, Option.broadcast, Option.json, Option.period, Option.alive, Option.unreachable,
+            Option.eachRTT, Option.targetsFrom, Option.generate, Option.elapsed, Option.stats, Option.loop, Option.squiet,
         ])
+
+    /// The options the ping session's refusals name.
+    static var sessionOptions: PingSession.OptionNames {
+        PingSession.OptionNames(ipv4: Option.ipv4.spelled, ipv6: Option.ipv6.spelled, interval: Option.interval.spelled)
+    }
+
+    /// Each option's declaration, which the command line lists and every message that names
+    /// the option spells it from.
+    enum Option {
+        typealias Declared = OptionDeclaration<PingOptions>
+        // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
+        static let count: Declared = .value(
+            "c", .unconditional, valueName: "count",
+            help: "Stop after sending count probes (with \(deadline.spelled): after count replies)."
+        ) { $0.count = $1 }
+        static let interval: Declared = .typed(
+            "i", .seconds(allowsZero: true), valueName: "seconds",
+            help: """
+                Seconds between probes, 0-\(PingSettings.mostSeconds) (default \(PingConfiguration().interval.secondsText); \
+                several targets: between any two, default \(PingOptions.fanoutDefaultInterval.secondsText)); \
+                below \(PingSession.minimumUserInterval.secondsText) needs CAP_NET_RAW.
+                """
+        ) { $0.interval = $1 }
+        static let timeout: Declared = .typed(
+            "W", .seconds(allowsZero: false), valueName: "seconds",
+            help: """
+                Seconds to wait for each reply, at most \(PingSettings.mostSeconds) \
+                (default \(PingConfiguration().timeout.secondsText); several targets: see reach(1)).
+                """
+        ) { $0.timeout = $1 }
+        static let deadline: Declared = .typed(
+            "w", .wholeSeconds, valueName: "seconds",
+            help: "Stop after this many seconds (0-\(PingSettings.mostSeconds)), whatever is outstanding."
+        ) { $0.deadline = $1 }
+        static let size: Declared = .typed(
+            "s", .dataSize, valueName: "bytes", help: "Data bytes per probe (default \(PingConfiguration().payloadSize))."
+        ) { $0.size = $1 }
+        static let ttl: Declared = .typed("t", .ttl, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 }
+        static let interface: Declared = .value("I", .next, valueName: "interface", help: "Interface name or source address.") {
+            $0.interface = $1
+        }
+        static let pattern: Declared = .typed(
+            "p", .pattern, .next, valueName: "pattern",
+            help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
+        ) { $0.pattern = $1 }
+        static let mtuDiscovery: Declared = .typed(
+            "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
+            help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
+        ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"])
+        static let ipv4: Declared = .flag("4", help: "IPv4 only.") { $0.ipv4 = true }
+        static let ipv6: Declared = .flag("6", help: "IPv6 only.") { $0.ipv6 = true }
+        static let quiet: Declared = .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true }
+        static let numeric: Declared = .flag("n", help: "Numeric output (reach never looks up names of repliers).") { $0.numeric = true }
+        static let timestamps: Declared = .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true }
+        static let outstanding: Declared = .flag("O", help: "Report outstanding replies before sending the next probe.") {
+            $0.outstanding = true
+        }
+        static let flood: Declared = .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") {
+            $0.flood = true
+        }
+        static let broadcast: Declared = .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true }
+        static let json: Declared = .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") {
+            $0.json = true
+        }
+        // Several targets: fping's options where iputils has none, by long names.
+        static let period: Declared = .typed(
+            long: "period", .seconds(allowsZero: false), valueName: "seconds",
+            help: """
+                Several targets: seconds between probes to one target, at most \(PingSettings.mostSeconds) \
+                (fping -p; default \(PingOptions.fanoutDefaultPeriod.secondsText)).
+                """
+        ) { $0.period = $1 }
+        // Each fping letter iputils leaves free or reads otherwise points at its option (fping -a, -u, -C, -g, -e, -l, -Q).
+        static let alive: Declared = .flag(long: "alive", help: "Several targets: print the targets that answered (fping -a).") {
+            $0.alive = true
+        }.standing(for: "fping", letter: "a")
+        static let unreachable: Declared = .flag(
+            long: "unreachable", help: "Several targets: print the targets that did not answer (fping -u)."
+        ) { $0.unreachable = true }.standing(for: "fping", letter: "u")
+        static let eachRTT: Declared = .flag(
+            long: "each-rtt", help: "Several targets: each probe's round trip in the summary, '-' for a loss (fping -C)."
+        ) { $0.eachRTT = true }.standing(for: "fping", letter: "C")
+        // The other commands' option, its files kept in `targetsFrom`.
+        static let targetsFrom: Declared = .member(TargetListOptions.Option.targetsFrom) { ping, set in
+            var list = TargetListOptions(files: ping.targetsFrom)
+            defer { ping.targetsFrom = list.files }
+            return set(&list)
+        }
+        static let generate: Declared = .value(
+            long: "generate", .next, valueName: "cidr|start",
+            help: """
+                Ping every host address of a prefix, or from START to the END given as operand \
+                (fping -g; at most \(TargetList.maximumTargets)).
+                """
+        ) { $0.generate = $1 }.standing(for: "fping", letter: "g")
+        static let elapsed: Declared = .flag(long: "elapsed", help: "Several targets: each alive line with its round trip (fping -e).") {
+            $0.elapsed = true
+        }.standing(for: "fping", letter: "e")
+        static let stats: Declared = .flag(long: "stats", help: "Several targets: totals over the run on stderr at the end (fping -s).") {
+            $0.stats = true
+        }
+        static let loop: Declared = .flag(long: "loop", help: "Several targets: probe until interrupted, a line per probe (fping -l).") {
+            $0.loop = true
+        }.standing(for: "fping", letter: "l")
+        static let squiet: Declared = .typed(
+            long: "squiet", .seconds(allowsZero: false), valueName: "seconds",
+            help: """
+                Several targets: counters of the last interval every this many seconds (at most \(PingSettings.mostSeconds)), \
+                on stderr (fping -Q).
+                """
+        ) { $0.squiet = $1 }.standing(for: "fping", letter: "Q")
+    }
 }
 
 extension ValueType where Value == TimeSpan {

@@ -125,7 +125,8 @@ final class PingRenderer {
     func diagnostic(_ event: PingEvent) -> String? {
         switch event {
         case .sendFailed(let probe, let error):
-            return "reach: icmp_seq=\(probe.sequence): sendto: \(AccessRefusal.describe(error, toward: address))\n"
+            let why = AccessRefusal.describe(error, toward: address, broadcastOption: PingOptions.Option.broadcast.spelled)
+            return "reach: icmp_seq=\(probe.sequence): sendto: \(why)\n"
         case .localError(let probe, let error, let info):
             if error == .messageTooLong { return "reach: local error: message too long, mtu=\(info)\n" }
             return "reach: icmp_seq=\(probe.sequence): local error: \(error)\n"

@@ -13,23 +13,24 @@ struct ProbeOptions: Equatable {
 
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, ProbeOptions>) -> [OptionDeclaration<Outer>] {
-        [
-            .member(
-                .values(
-                    long: "probe", .next, valueName: "spec",
-                    help: "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
-                ) { $0.specs.append($1) }, in: group),
-            // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
-            .member(
-                .typed(
-                    long: "probe-timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
-                    help: "Bound on each probe: 5, 1.5s, 300ms."
-                ) { $0.probeTimeout = $1 }, in: group),
-            .member(
-                .value(long: "expect", .next, valueName: "text", help: "Text the body of an HTTP 200 must contain to pass.") {
-                    $0.expect = $1
-                }, in: group),
-        ]
+        [.member(Option.probe, in: group), .member(Option.probeTimeout, in: group), .member(Option.expect, in: group)]
+    }
+
+    /// Each option's declaration, which the commands list and every message that names the
+    /// option spells it from.
+    enum Option {
+        static let probe = OptionDeclaration<ProbeOptions>.values(
+            long: "probe", .next, valueName: "spec",
+            help: "Check connectivity: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
+        ) { $0.specs.append($1) }
+        // Unconditional, as host's --timeout: `--probe-timeout -1` is a wrong value, not a missing one.
+        static let probeTimeout = OptionDeclaration<ProbeOptions>.typed(
+            long: "probe-timeout", .positiveDuration, valueName: "duration", default: defaultTimeout,
+            help: "Bound on each probe: 5, 1.5s, 300ms."
+        ) { $0.probeTimeout = $1 }
+        static let expect = OptionDeclaration<ProbeOptions>.value(
+            long: "expect", .next, valueName: "text", help: "Text the body of an HTTP 200 must contain to pass."
+        ) { $0.expect = $1 }
     }
 
     /// Runs the probes. ICMP probes open their sockets as `reach ping` does (iputils
@@ -49,7 +50,7 @@ struct ProbeOptions: Equatable {
     func makeChecker(family: AddressFamily?) throws -> ConnectivityChecker? {
         let parsed = try specs.map(ProbeSpecArgument.parse)
         if expect != nil, !parsed.contains(where: { if case .http = $0 { true } else { false } }) {
-            throw UsageError("--expect is for an http:// probe, and no --probe names one")
+            throw UsageError("\(Option.expect.spelled) is for an http:// probe, and no \(Option.probe.spelled) names one")
         }
         guard !parsed.isEmpty else { return nil }
         return ConnectivityChecker(specs: parsed, timeout: probeTimeout,
@@ -58,6 +59,7 @@ struct ProbeOptions: Equatable {
 
     private func prober(family: AddressFamily?) -> NetworkProbeRunner {
         var prober = NetworkProbeRunner(expectedText: expect, family: family)
+        prober.broadcastOption = PingOptions.Option.broadcast.spelled
         prober.dropsCapabilities = true
         return prober
     }

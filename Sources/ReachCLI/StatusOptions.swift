@@ -13,19 +13,26 @@ struct StatusOptions: Equatable {
     static let about = CommandAbout(
         path: "reach status",
         abstract: "Is the internet reachable: the route the kernel would pick, per address family.",
-        discussion: "With neither -4 nor -6, reachable when either family is; with both, when both are.")
+        discussion: """
+            With neither \(PathOptions.Option.ipv4.spelled) nor \(PathOptions.Option.ipv6.spelled), \
+            reachable when either family is; with both, when both are.
+            """)
 
     static let commandLine = CommandLineDeclaration<StatusOptions>(
         about: about,
         operand: .none,
         options: PathOptions.commandLine { $1(&$0.path) }
-            + [
-                .values(
-                    long: "reference", .next, valueName: "address",
-                    help: "Look this address up for its family instead of 8.8.8.8 or 2001:4860:4860::8888 (one per family)."
-                ) { $0.references.append($1) }
-            ]
+            + [Option.reference]
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
+
+    /// Each option's declaration, which the command line lists and every message that names
+    /// the option spells it from.
+    enum Option {
+        static let reference = OptionDeclaration<StatusOptions>.values(
+            long: "reference", .next, valueName: "address",
+            help: "Look this address up for its family instead of 8.8.8.8 or 2001:4860:4860::8888 (one per family)."
+        ) { $0.references.append($1) }
+    }
 
     /// The reference addresses, one per family at most, each of a family that is evaluated.
     func referenceAddresses() throws -> [IPAddress] {
@@ -34,11 +41,12 @@ struct StatusOptions: Equatable {
             let address = try TargetArgument.address(text)
             if addresses.contains(where: { $0.family == address.family }) {
                 let shown = PrintableText.escaped(text)
-                throw UsageError("--reference: one address per family, and '\(shown)' is the second \(address.family.label) one")
+                let family = address.family.label
+                throw UsageError("\(Option.reference.spelled): one address per family, and '\(shown)' is the second \(family) one")
             }
             if !path.families.isEmpty && !path.families.contains(address.family) {
                 let evaluated = path.singleFamily?.label ?? ""
-                throw UsageError("--reference \(address) is \(address.family.label), and only \(evaluated) is evaluated")
+                throw UsageError("\(Option.reference.spelled) \(address) is \(address.family.label), and only \(evaluated) is evaluated")
             }
             addresses.append(address)
         }

@@ -10,6 +10,10 @@ enum TargetList {
     /// socket, a sequence number): fping's `-g` limit, and what one ICMP sequence space
     /// (16 bits) can tell apart.
     static let maximumTargets = 65_536
+    /// How messages name the options that give targets: the file option (`reach ping`'s too),
+    /// and `reach ping`'s range.
+    static var fileOption: String { TargetListOptions.Option.targetsFrom.spelled }
+    static var generateOption: String { PingOptions.Option.generate.spelled }
     /// A file longer than this cannot hold a valid list (65,536 lines of at most 253 bytes).
     static let maximumFileBytes = 17 * 1024 * 1024
     /// Where a target holds no state (`addr` and `host` look one part of the list up after
@@ -38,14 +42,14 @@ enum TargetList {
         var collected = Collected(texts: operands)
         let room = limit == .stateful ? maximumTargets : Int.max
         // Standard input read once holds nothing the second time: said, not "no targets in it".
-        if files.filter({ $0 == "-" }).count > 1 { throw UsageError("--targets-from -: standard input can be read only once") }
+        if files.filter({ $0 == "-" }).count > 1 { throw UsageError("\(TargetList.fileOption) -: standard input can be read only once") }
         for file in files {
             let name = file == "-" ? "standard input" : PrintableText.escaped(file)
             let found = try read(file, name: name, limit: limit, room: room - min(room, collected.texts.count))
             collected.texts += found.texts
             collected.origins += found.lineNumbers.map { (name, $0) }
         }
-        guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or --targets-from FILE)") }
+        guard !collected.texts.isEmpty || allowingNone else { throw UsageError("no target given (name one, or \(fileOption) FILE)") }
         guard collected.texts.count <= room else { throw UsageError("more than \(maximumTargets) targets") }
         return collected
     }
@@ -54,13 +58,13 @@ enum TargetList {
     private static func read(_ file: String, name: String, limit: Limit, room: Int) throws -> (texts: [String], lineNumbers: [Int]) {
         switch FileContents.read(file, limit: limit == .stateful ? maximumFileBytes : maximumStatelessFileBytes) {
         case .failure(let errno) where errno == .fileTooLarge:
-            throw UsageError(limit == .stateful ? "--targets-from \(name): more than \(maximumTargets) targets"
-                : "--targets-from \(name): larger than \(maximumStatelessFileBytes / 1024 / 1024) MiB")
+            throw UsageError(limit == .stateful ? "\(TargetList.fileOption) \(name): more than \(maximumTargets) targets"
+                : "\(TargetList.fileOption) \(name): larger than \(maximumStatelessFileBytes / 1024 / 1024) MiB")
         case .failure(let errno):
-            throw UsageError("--targets-from \(name): \(errno)")
+            throw UsageError("\(TargetList.fileOption) \(name): \(errno)")
         case .success(let bytes):
             let found = try lines(bytes, source: name, room: room)
-            if found.texts.isEmpty { throw UsageError("--targets-from \(name): no targets in it") }
+            if found.texts.isEmpty { throw UsageError("\(TargetList.fileOption) \(name): no targets in it") }
             return found
         }
     }
@@ -73,7 +77,7 @@ enum TargetList {
         var origins: [(source: String, line: Int)] = []
 
         /// `parse` applied to each target in order; a usage error about a target from a file
-        /// names the file and the line ("--targets-from FILE: line 3: invalid IP address ...").
+        /// names the file and the line ("\(TargetList.fileOption) FILE: line 3: invalid IP address ...").
         func map<T>(_ parse: (String) throws -> T) throws -> [T] {
             let operands = texts.count - origins.count
             return try texts.indices.map { index in
@@ -81,7 +85,7 @@ enum TargetList {
                     return try parse(texts[index])
                 } catch let error as UsageError where index >= operands {
                     let origin = origins[index - operands]
-                    throw UsageError("--targets-from \(origin.source): line \(origin.line): \(error.message)")
+                    throw UsageError("\(TargetList.fileOption) \(origin.source): line \(origin.line): \(error.message)")
                 }
             }
         }
@@ -108,12 +112,12 @@ enum TargetList {
             // the bytes through its generic decoder, most of the cost of reading a long list.
             guard let target = text.allSatisfy({ $0 < 0x80 }) ? String(decoding: text, as: UTF8.self)
                 : String(validating: text, as: UTF8.self) else {
-                throw UsageError("--targets-from \(source): line \(lineNumber) is not valid UTF-8")
+                throw UsageError("\(TargetList.fileOption) \(source): line \(lineNumber) is not valid UTF-8")
             }
             guard !text.contains(where: isBlank) else {
-                throw UsageError("--targets-from \(source): line \(lineNumber): one target a line: '\(PrintableText.escaped(target))'")
+                throw UsageError("\(fileOption) \(source): line \(lineNumber): one target a line: '\(PrintableText.escaped(target))'")
             }
-            guard targets.texts.count < room else { throw UsageError("--targets-from \(source): more than \(maximumTargets) targets") }
+            guard targets.texts.count < room else { throw UsageError("\(fileOption) \(source): more than \(maximumTargets) targets") }
             targets.texts.append(target)
             targets.lineNumbers.append(lineNumber)
         }
@@ -137,12 +141,12 @@ extension TargetList {
         guard parts.count == 2, !parts[0].contains("%"), let address = try? IPAddress.parse(String(parts[0])),
             !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let length = Int(parts[1]),
             length <= address.family.addressLength * 8
-        else { throw UsageError("--generate: '\(shown)' is not an address prefix such as 198.51.100.0/24") }
+        else { throw UsageError("\(generateOption): '\(shown)' is not an address prefix such as 198.51.100.0/24") }
         let hostBits = address.family.addressLength * 8 - length
         // 2^hostBits addresses, fewer the excluded ones: refused before any is made.
         let excluded = address.family == .ipv4 ? (length < 31 ? 2 : 0) : (hostBits > 0 ? 1 : 0)
         guard hostBits <= 17, (1 << hostBits) - excluded + already <= maximumTargets else {
-            throw UsageError("--generate: \(shown) has more than \(maximumTargets) host addresses")
+            throw UsageError("\(generateOption): \(shown) has more than \(maximumTargets) host addresses")
         }
         // The prefix's first address: the host bits cleared.
         var first = address.bytes
@@ -174,13 +178,13 @@ extension TargetList {
     static func generate(from start: String, to end: String, after already: Int = 0) throws -> [String] {
         func address(_ text: String) throws -> IPAddress {
             guard !text.contains("%"), let address = try? IPAddress.parse(text) else {
-                throw UsageError("--generate: '\(PrintableText.escaped(text))' is not an IP address (START END, or a prefix)")
+                throw UsageError("\(generateOption): '\(PrintableText.escaped(text))' is not an IP address (START END, or a prefix)")
             }
             return address
         }
         let (first, last) = (try address(start), try address(end))
         guard first.family == last.family else {
-            throw UsageError("--generate: \(first) and \(last) are not of one family")
+            throw UsageError("\(generateOption): \(first) and \(last) are not of one family")
         }
         // last - first, byte by byte with a borrow; negative when the end comes first.
         var difference = [UInt8](repeating: 0, count: first.bytes.count)
@@ -190,11 +194,11 @@ extension TargetList {
             borrow = value < 0 ? 1 : 0
             difference[position] = UInt8((value + 256) % 256)
         }
-        guard borrow == 0 else { throw UsageError("--generate: the end \(last) comes before the start \(first)") }
+        guard borrow == 0 else { throw UsageError("\(generateOption): the end \(last) comes before the start \(first)") }
         let high = difference.dropLast(3)
         let low = difference.suffix(3).reduce(0) { $0 << 8 | Int($1) }
         guard high.allSatisfy({ $0 == 0 }), low + 1 + already <= maximumTargets else {
-            throw UsageError("--generate: \(first) to \(last) is more than \(maximumTargets) addresses")
+            throw UsageError("\(generateOption): \(first) to \(last) is more than \(maximumTargets) addresses")
         }
         var targets: [String] = []
         targets.reserveCapacity(low + 1)

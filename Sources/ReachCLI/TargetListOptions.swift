@@ -10,15 +10,17 @@ struct TargetListOptions: Equatable {
 
     /// The options, declared for a subcommand whose field `group` holds them.
     static func commandLine<Outer>(_ group: @escaping GroupField<Outer, TargetListOptions>) -> [OptionDeclaration<Outer>] {
-        [
-            .member(
-                .values(long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input).") {
-                    $0.files.append($1)
-                }, in: group),
-            .member(
-                .flag(long: "any", help: "With several targets: succeed when any one is reachable, not only when all are.") {
-                    $0.any = true
-                }, in: group),
-        ]
+        [.member(Option.targetsFrom, in: group), .member(Option.any, in: group)]
+    }
+
+    /// Each option's declaration, which the commands list and every message that names the
+    /// option spells it from.
+    enum Option {
+        static let targetsFrom = OptionDeclaration<TargetListOptions>.values(
+            long: "targets-from", .next, valueName: "file", help: "Read targets from FILE, one a line ('-': standard input)."
+        ) { $0.files.append($1) }
+        static let any = OptionDeclaration<TargetListOptions>.flag(
+            long: "any", help: "With several targets: succeed when any one is reachable, not only when all are."
+        ) { $0.any = true }
     }
 }

@@ -34,13 +34,13 @@ struct WatchOptions: Equatable {
         abstract: "Print the reachability state now, then a line each time it changes; or wait for a state.",
         discussion: """
             Without a target, watches what `status` evaluates; with a host name or an address, \
-            what `host` or `addr` would. Exit status: 0 when --until is met, --count is reached, \
-            the reader of the output goes away, or on SIGINT/SIGTERM; 1 when --timeout passes \
-            (or a signal arrives) while --until still waits.
+            what `host` or `addr` would. Exit status: 0 when \(Option.until.spelled) is met, \
+            \(Option.count.spelled) is reached, the reader of the output goes away, or on SIGINT/SIGTERM; \
+            1 when \(Option.timeout.spelled) passes (or a signal arrives) while \(Option.until.spelled) still waits.
 
-            With --probe, connectivity (none, limited, portal, full) is part of the state: the \
-            probes run again after every route or link change and every --probe-interval, and \
-            --until reachable then waits for full. A loss upstream is seen within the probe \
+            With \(ProbeOptions.Option.probe.spelled), connectivity (none, limited, portal, full) is part of the state: the \
+            probes run again after every route or link change and every \(Option.probeInterval.spelled), and \
+            \(Option.until.spelled) reachable then waits for full. A loss upstream is seen within the probe \
             interval plus the probe timeout; while the probes fail the interval doubles, up to \
             4 times, so a recovery can take up to 4 intervals plus the timeout to be seen.
             """)
@@ -51,46 +51,57 @@ struct WatchOptions: Equatable {
             OperandName("targets", help: "Host names or IP addresses; none: the internet, as in `status`. Several: one stream.")
         ) { $0.targets.append($1) },
         options: [
-            .value(long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds.") { $0.until = $1 }
-                .offering(["reachable", "unreachable"]),
-            // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
-            .typed(
-                long: "timeout", .positiveDuration, valueName: "duration",
-                help: "End after this long: 30, 1.5s, 500ms, 2m (exit 1 if --until still waits)."
-            ) { $0.timeout = $1 },
-            .typed(
-                long: "settle", .duration, valueName: "duration", default: defaultSettle,
-                help: "Report a new state only after it has held this long."
-            ) { $0.settle = $1 },
-            .integer(
-                long: "count", .unconditional, valueName: "n", help: "Exit after this many changes (the first line does not count)."
-            ) { $0.count = $1 },
-            .value(long: "interface", .next, valueName: "interface", help: "Count a path as reachable only through this link.") {
-                $0.interface = $1
-            },
-            .typed(
-                long: "resolve-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
-                help: "Look a host name up again this often, and after link or route changes."
-            ) { $0.resolveInterval = $1 },
-            .typed(
-                long: "probe-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
-                help: "With --probe: check again this often (up to 4 times as long while failing)."
-            ) { $0.probeInterval = $1 },
-            .value(
-                long: "textfile", .next, valueName: "path",
-                help: "Also write the internet's state as Prometheus metrics to this file, replaced at start and on each change."
-            ) { $0.textfile = $1 },
-            .flag(
-                long: "notify",
-                help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once --until holds (without it: at the first)."
-            ) { $0.notify = true },
-            // Hidden, for the tests: statistics at the end, and a tiny netlink receive buffer
-            // that makes the kernel drop messages (the overrun test).
-            .flag(long: "debug-stats", help: nil) { $0.debugStats = true },
-            .integer(long: "debug-receive-buffer", .next, valueName: "bytes", help: nil) { $0.debugReceiveBuffer = $1 },
+            Option.until, Option.timeout, Option.settle, Option.count, Option.interface, Option.resolveInterval, Option.probeInterval,
+            Option.textfile, Option.notify, Option.debugStats, Option.debugReceiveBuffer,
         ]
             + TargetListOptions.commandLine { $1(&$0.targetList) } + PathOptions.commandLine { $1(&$0.path) }
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
+
+    /// Each option's declaration, which the command line lists and every message that names
+    /// the option spells it from.
+    enum Option {
+        typealias Declared = OptionDeclaration<WatchOptions>
+        static let until: Declared = .value(
+            long: "until", .next, valueName: "reachable|unreachable", help: "Exit 0 as soon as this state holds."
+        ) { $0.until = $1 }.offering(["reachable", "unreachable"])
+        // The durations and the count parse unconditionally: `--timeout -1s` is a wrong value, not a missing one.
+        static let timeout: Declared = .typed(
+            long: "timeout", .positiveDuration, valueName: "duration",
+            help: "End after this long: 30, 1.5s, 500ms, 2m (exit 1 if \(until.spelled) still waits)."
+        ) { $0.timeout = $1 }
+        static let settle: Declared = .typed(
+            long: "settle", .duration, valueName: "duration", default: defaultSettle,
+            help: "Report a new state only after it has held this long."
+        ) { $0.settle = $1 }
+        static let count: Declared = .integer(
+            long: "count", .unconditional, valueName: "n", help: "Exit after this many changes (the first line does not count)."
+        ) { $0.count = $1 }
+        static let interface: Declared = .value(
+            long: "interface", .next, valueName: "interface", help: "Count a path as reachable only through this link."
+        ) { $0.interface = $1 }
+        static let resolveInterval: Declared = .typed(
+            long: "resolve-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
+            help: "Look a host name up again this often, and after link or route changes."
+        ) { $0.resolveInterval = $1 }
+        static let probeInterval: Declared = .typed(
+            long: "probe-interval", .positiveDuration, valueName: "duration", default: defaultInterval,
+            help: "With \(ProbeOptions.Option.probe.spelled): check again this often (up to 4 times as long while failing)."
+        ) { $0.probeInterval = $1 }
+        static let textfile: Declared = .value(
+            long: "textfile", .next, valueName: "path",
+            help: "Also write the internet's state as Prometheus metrics to this file, replaced at start and on each change."
+        ) { $0.textfile = $1 }
+        static let notify: Declared = .flag(
+            long: "notify",
+            help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once \(until.spelled) holds (without it: at the first)."
+        ) { $0.notify = true }
+        // Hidden, for the tests: statistics at the end, and a tiny netlink receive buffer
+        // that makes the kernel drop messages (the overrun test).
+        static let debugStats: Declared = .flag(long: "debug-stats", help: nil) { $0.debugStats = true }
+        static let debugReceiveBuffer: Declared = .integer(long: "debug-receive-buffer", .next, valueName: "bytes", help: nil) {
+            $0.debugReceiveBuffer = $1
+        }
+    }
 
     /// What the command line asks, checked: the targets, the probes and the loop's configuration.
     private struct Plan {
@@ -107,18 +118,18 @@ struct WatchOptions: Equatable {
         let texts = targets.isEmpty && targetList.files.isEmpty ? nil : try TargetList.gather(targets, from: targetList.files)
         let watchTargets = try texts.map { try $0.map(parsedTarget) } ?? [parsedTarget(nil)]
         if watchTargets.count > 1 && !probes.specs.isEmpty {
-            throw UsageError("--probe watches one target; several targets are watched by their routes")
+            throw UsageError("\(ProbeOptions.Option.probe.spelled) watches one target; several targets are watched by their routes")
         }
         let checker = try probes.makeChecker(family: path.singleFamily)
         let condition = try until.map(Self.condition)
-        if let count, count < 1 { throw UsageError("--count must be at least 1: '\(count)'") }
+        if let count, count < 1 { throw UsageError("\(Option.count.spelled) must be at least 1: '\(count)'") }
         if let interface { try Self.validateInterface(interface, waitingUntil: condition != nil) }
         let configuration = WatchConfiguration(
             settle: settle, until: condition, timeout: timeout, count: count)
         if let textfile {
-            if texts != nil { throw UsageError("--textfile writes the internet's state: give no target") }
+            if texts != nil { throw UsageError("\(Option.textfile.spelled) writes the internet's state: give no target") }
             if textfile.isEmpty || textfile.hasSuffix("/") {
-                throw UsageError("--textfile: '\(PrintableText.escaped(textfile))' is not a file path")
+                throw UsageError("\(Option.textfile.spelled): '\(PrintableText.escaped(textfile))' is not a file path")
             }
         }
         return Plan(
@@ -196,7 +207,7 @@ struct WatchOptions: Equatable {
 
     private static func condition(_ text: String) throws -> WaitCondition {
         guard let condition = WaitCondition(rawValue: text) else {
-            throw UsageError("--until: '\(PrintableText.escaped(text))' is neither reachable nor unreachable")
+            throw UsageError("\(Option.until.spelled): '\(PrintableText.escaped(text))' is neither reachable nor unreachable")
         }
         return condition
     }
@@ -207,9 +218,10 @@ struct WatchOptions: Equatable {
     static func validateInterface(_ name: String, waitingUntil: Bool) throws {
         let valid = !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
             && !name.unicodeScalars.contains { $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{FFFD}" }
-        if !valid { throw UsageError("--interface: invalid interface name '\(PrintableText.escaped(name))'") }
+        if !valid { throw UsageError("\(Option.interface.spelled): invalid interface name '\(PrintableText.escaped(name))'") }
         if !waitingUntil && NetworkInterface.index(named: name) == nil {
-            throw UsageError("--interface: unknown interface '\(PrintableText.escaped(name))' (--until waits for one to appear)")
+            let shown = PrintableText.escaped(name)
+            throw UsageError("\(Option.interface.spelled): unknown interface '\(shown)' (\(Option.until.spelled) waits for one to appear)")
         }
     }
 }

@@ -38,7 +38,7 @@ struct WatchNotification {
     private mutating func send(_ assignments: [String]) {
         guard let failure = notifier.send(assignments), !failureSaid else { return }
         failureSaid = true
-        OutputChannel.standardError.write("reach: --notify: \(failure)\n")
+        OutputChannel.standardError.write("reach: \(WatchOptions.Option.notify.spelled): \(failure)\n")
     }
 }
 
@@ -51,7 +51,9 @@ extension WatchOptions {
         do {
             notifier = try ServiceNotifier.fromEnvironment()
         } catch .unusableAddress(let text) {
-            throw UsageError("--notify: NOTIFY_SOCKET '\(PrintableText.escaped(text))' is neither an absolute path nor an @abstract name")
+            let shown = PrintableText.escaped(text)
+            throw UsageError(
+                "\(WatchOptions.Option.notify.spelled): NOTIFY_SOCKET '\(shown)' is neither an absolute path nor an @abstract name")
         } catch .socket(let error) {
             throw error
         }

@@ -104,6 +104,9 @@ public struct OptionDeclaration<Options>: Sendable {
         self.setting = setting
     }
 
+    /// `-c`, or `--json`: how a message names the option.
+    public var spelled: String { name.spelled }
+
     /// `-q`, or `-q, --quiet`.
     public static func flag(
         _ letter: Unicode.Scalar, long: String? = nil, help: String?, _ set: @escaping @Sendable (inout Options) -> Void

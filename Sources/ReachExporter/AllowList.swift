@@ -57,11 +57,11 @@ public struct AllowList: Sendable, Equatable {
     /// nil when `host` (a name or an address literal, as the target gave it) may be probed;
     /// else the one-line reason it may not.
     public func refusal(of host: String) -> String? {
-        if entries.isEmpty { return "no --allow given: every target is refused" }
+        if entries.isEmpty { return "no \(ExporterOptions.allowOption.spelled) given: every target is refused" }
         if entries.contains(.everything) { return nil }
         if let address = try? IPAddress.parse(host) {
             for case .network(let network, let length) in entries where Self.contains(network, length, address) { return nil }
-            return "target \(address) is outside --allow"
+            return "target \(address) is outside \(ExporterOptions.allowOption.spelled)"
         }
         let name = host.lowercased().hasSuffix(".") ? String(host.lowercased().dropLast()) : host.lowercased()
         for entry in entries {
@@ -71,7 +71,7 @@ public struct AllowList: Sendable, Equatable {
             default: continue
             }
         }
-        return "target \(PrintableText.ascii(host)) is outside --allow"
+        return "target \(PrintableText.ascii(host)) is outside \(ExporterOptions.allowOption.spelled)"
     }
 
     static func contains(_ network: IPAddress, _ length: Int, _ address: IPAddress) -> Bool {

@@ -88,23 +88,17 @@ public struct ExporterOptions: Equatable, Sendable {
             discussion: """
                 /probe?target=T&module=M: blackbox_exporter's probes (icmp, tcp_connect, http_2xx) and route. \
                 /metrics: the exporter's process and the machine's way to the internet, kept from kernel events. \
-                /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read --config again. See reach-exporter(1).
+                /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read \(configOption.spelled) again. \
+                See reach-exporter(1).
                 """),
         operand: .none,
         options: [
-            .typed(long: "listen", .listenAddress, .next, valueName: "address:port", default: defaultListen, help: "Serve HTTP here.") {
-                $0.listen($1)
-            },
-            .typed(
-                long: "allow", .allowEntry, .next, valueName: "cidr|host|*.suffix|*", repeats: true,
-                help: "Targets /probe may probe (repeatable); without it, every target is refused."
-            ) { $0.options.allow.entries.append($1) },
-            .value(long: "config", .next, valueName: "file", help: "blackbox.yml's modules (blackbox_exporter's format).") {
-                $0.config = $1
-            },
+            listenOption,
+            allowOption,
+            configOption,
             // blackbox_exporter 0.23's own flags (its main.go, exporter-toolkit's web flags,
             // promlog's), as Debian's /etc/default/prometheus-blackbox-exporter writes them.
-            .value(long: "config.file", .next, valueName: "file", help: "The same as --config (blackbox_exporter's name).") {
+            .value(long: "config.file", .next, valueName: "file", help: "The same as \(configOption.spelled) (blackbox_exporter's name).") {
                 $0.config = $1
             },
             .flag(long: "config.check", help: "Read the configuration, say whether it is usable, and exit (0 or 1).") {
@@ -112,7 +106,7 @@ public struct ExporterOptions: Equatable, Sendable {
             },
             .typed(
                 long: "web.listen-address", .listenAddress, .next, valueName: "[address]:port", repeats: true,
-                help: "The same as --listen; no address: all (repeatable)."
+                help: "The same as \(listenOption.spelled); no address: all (repeatable)."
             ) { $0.listen($1) },
             externalURLOption,
             systemdSocketOption,
@@ -137,17 +131,14 @@ public struct ExporterOptions: Equatable, Sendable {
                 long: "history.limit", .count(0...Int(UInt32.max), saysRange: false), valueName: "n", default: Defaults.historyLimit,
                 help: "Accepted for blackbox_exporter's command lines; reach keeps no probe history."
             ) { $0.options.historyLimit = $1 },
-            .typed(
-                long: "probe", .probeSpec, .next, valueName: "spec", repeats: true,
-                help: "Connectivity for reach_connectivity_state: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
-            ) { $0.options.probes.append($1) },
+            probeOption,
             .typed(
                 long: "probe-interval", .positiveDuration, valueName: "duration", default: Defaults.probeInterval,
-                help: "Run the --probe checks this often."
+                help: "Run the \(probeOption.spelled) checks this often."
             ) { $0.options.probeInterval = $1 },
             .typed(
                 long: "probe-timeout", .positiveDuration, valueName: "duration", default: Defaults.probeTimeout,
-                help: "Bound on each --probe check."
+                help: "Bound on each \(probeOption.spelled) check."
             ) { $0.options.probeTimeout = $1 },
             .typed(
                 long: "concurrency", .count(1...1024), valueName: "n", default: Defaults.concurrency, help: "Probes running at once."
@@ -166,6 +157,21 @@ public struct ExporterOptions: Equatable, Sendable {
             ) { $0.options.maximumConnections = $1 },
         ])
 
+    // The options other options' help and the exporter's messages name.
+    static let listenOption = OptionDeclaration<Words>.typed(
+        long: "listen", .listenAddress, .next, valueName: "address:port", default: defaultListen, help: "Serve HTTP here."
+    ) { $0.listen($1) }
+    static let allowOption = OptionDeclaration<Words>.typed(
+        long: "allow", .allowEntry, .next, valueName: "cidr|host|*.suffix|*", repeats: true,
+        help: "Targets /probe may probe (repeatable); without it, every target is refused."
+    ) { $0.options.allow.entries.append($1) }
+    static let configOption = OptionDeclaration<Words>.value(
+        long: "config", .next, valueName: "file", help: "blackbox.yml's modules (blackbox_exporter's format)."
+    ) { $0.config = $1 }
+    static let probeOption = OptionDeclaration<Words>.typed(
+        long: "probe", .probeSpec, .next, valueName: "spec", repeats: true,
+        help: "Connectivity for reach_connectivity_state: icmp:HOST, tcp:HOST:PORT or http://HOST[:PORT]/PATH (repeatable)."
+    ) { $0.options.probes.append($1) }
     static let systemdSocketOption = OptionDeclaration<Words>.flag(
         long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses."
     ) { $0.systemdSocket = true }

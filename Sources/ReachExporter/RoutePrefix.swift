@@ -22,7 +22,7 @@ public struct RoutePrefix: Sendable, Equatable {
         guard given != nil || routePrefix != nil else { return }
         let text = given ?? "http://\(hostname()):\(port)/"
         if text.hasPrefix("\"") || text.hasPrefix("'") || text.hasSuffix("\"") || text.hasSuffix("'") {
-            throw UsageError("--web.external-url: URL must not begin or end with quotes")
+            throw UsageError("\(ExporterOptions.externalURLOption.spelled): URL must not begin or end with quotes")
         }
         // url.Parse's parts: scheme://authority, the path, then ?query#fragment.
         var rest = Substring(text)

@@ -5,18 +5,21 @@ import ReachSystem
 /// The checks every ping run makes, one host or many, on a fake resolver. What a refused
 /// capability does is tested for real (PrivilegeTests): here it would drop the test's own.
 final class PingSessionTests: XCTestCase {
+    /// The options as `reach ping` spells them.
+    static let options = PingSession.OptionNames(ipv4: "-4", ipv6: "-6", interval: "-i")
+
     func testBothFamiliesAreRefusedEitherOneIsKept() {
-        XCTAssertThrowsError(try PingSession(ipv4: true, ipv6: true).family()) { error in
+        XCTAssertThrowsError(try PingSession(ipv4: true, ipv6: true, options: Self.options).family()) { error in
             XCTAssertEqual(error as? PingSession.Refusal, PingSession.Refusal(kind: .badInput, description: "-4 and -6 cannot be combined"))
         }
-        XCTAssertEqual(try PingSession(ipv4: true, ipv6: false).family(), .ipv4)
-        XCTAssertEqual(try PingSession(ipv4: false, ipv6: true).family(), .ipv6)
-        XCTAssertNil(try PingSession(ipv4: false, ipv6: false).family())
+        XCTAssertEqual(try PingSession(ipv4: true, ipv6: false, options: Self.options).family(), .ipv4)
+        XCTAssertEqual(try PingSession(ipv4: false, ipv6: true, options: Self.options).family(), .ipv6)
+        XCTAssertNil(try PingSession(ipv4: false, ipv6: false, options: Self.options).family())
     }
 
     func testTargetsAreCheckedBeforeAnythingIsResolved() throws {
         let resolver = FakeResolver([:])
-        let session = PingSession(ipv4: true, ipv6: false, resolver: resolver)
+        let session = PingSession(ipv4: true, ipv6: false, options: Self.options, resolver: resolver)
         XCTAssertEqual(try session.literals(["198.51.100.7", "db.test"]), [address("198.51.100.7"), nil])
         XCTAssertThrowsError(try session.literals(["db.test", "2001:db8::1"])) { error in
             XCTAssertEqual("\(error)", "2001:db8::1 is not an IPv4 address")
@@ -38,7 +41,7 @@ final class PingSessionTests: XCTestCase {
             "db.test": .resolved([address("198.51.100.7"), address("198.51.100.8")]),
             "v6.test": .resolved([address("2001:db8::7")]),
         ])
-        let session = PingSession(ipv4: true, ipv6: false, resolver: resolver)
+        let session = PingSession(ipv4: true, ipv6: false, options: Self.options, resolver: resolver)
         XCTAssertEqual(try session.resolve("db.test"), .address(address("198.51.100.7")))
         XCTAssertEqual(try session.resolve("gone.test"), .unresolved(why: "Name or service not known"))
         XCTAssertThrowsError(try session.resolve("v6.test")) { error in
@@ -50,7 +53,7 @@ final class PingSessionTests: XCTestCase {
 
     func testManyTargetsKeepTheirOrderAndOnlyNamesAreResolved() throws {
         let resolver = FakeResolver(["db.test": .resolved([address("198.51.100.7")])])
-        let session = PingSession(ipv4: false, ipv6: false, resolver: resolver)
+        let session = PingSession(ipv4: false, ipv6: false, options: Self.options, resolver: resolver)
         let texts = ["gone.test", "203.0.113.1", "db.test"]
         let resolutions = try session.resolve(texts, literals: try session.literals(texts))
         XCTAssertEqual(
@@ -71,7 +74,7 @@ final class PingSessionTests: XCTestCase {
     }
 
     func testASystemFailureEndsTheRunWithItsOneLine() {
-        let session = PingSession(ipv4: false, ipv6: false)
+        let session = PingSession(ipv4: false, ipv6: false, options: Self.options)
         var loop = PingLoop(
             engine: PingEngine(target: address("198.51.100.7"), identifier: 1, configuration: PingConfiguration(count: 1)),
             transport: BrokenTransport(), clock: ManualClock())

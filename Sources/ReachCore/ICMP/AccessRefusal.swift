@@ -36,11 +36,14 @@ public enum AccessRefusal: Equatable, Sendable {
     }
 
     /// strerror's text for a refused send, with what the route says of it: "Permission
-    /// denied (prohibited route)", "Permission denied (broadcast address: -b pings it)".
-    public static func describe(_ errno: Errno, toward destination: IPAddress, interface: String? = nil) -> String {
+    /// denied (prohibited route)", "Permission denied (broadcast address: -b pings it)" where
+    /// the caller has an option that allows a broadcast, spelled `broadcastOption`.
+    public static func describe(
+        _ errno: Errno, toward destination: IPAddress, interface: String? = nil, broadcastOption: String?
+    ) -> String {
         guard errno == .permissionDenied else { return UnreachableReason.describe(refusal: errno) }
         switch AccessRefusal(toward: destination, interface: interface) {
-        case .broadcast: return "\(errno) (broadcast address: -b pings it)"
+        case .broadcast: return "\(errno) (broadcast address" + (broadcastOption.map { ": \($0) pings it" } ?? "") + ")"
         case .prohibitedRoute: return "\(errno) (\(UnreachableReason.prohibitedRoute.phrase))"
         case .unexplained: return errno.description
         }

@@ -9,10 +9,13 @@ public struct ICMPEchoProbe: Sendable {
     public var echoes: Int
     /// Each request's ICMP data bytes (iputils -s; blackbox_exporter's payload_size).
     public var payloadSize: Int
+    /// The caller's option that allows a broadcast, which a refused send names (`-b`).
+    public var broadcastOption: String?
 
-    public init(echoes: Int, payloadSize: Int = 56) {
+    public init(echoes: Int, payloadSize: Int = 56, broadcastOption: String? = nil) {
         self.echoes = max(1, echoes)
         self.payloadSize = max(0, payloadSize)
+        self.broadcastOption = broadcastOption
     }
 
     /// What came back by the deadline.
@@ -46,7 +49,7 @@ public struct ICMPEchoProbe: Sendable {
             case .icmpError(let error):
                 outcome.failure = "From \(error.from): \(error.text)"
             case .sendFailed(_, let errno):
-                outcome.failure = "\(address): \(AccessRefusal.describe(errno, toward: address))"
+                outcome.failure = "\(address): \(AccessRefusal.describe(errno, toward: address, broadcastOption: broadcastOption))"
                 outcome.refusal = errno
             case .localError(_, let errno, _):
                 outcome.failure = "\(address): \(errno)"

@@ -24,23 +24,40 @@ public struct PingSession {
     /// iputils MINUSERINTERVAL (ping/ping_common.h): 2 ms for users without CAP_NET_RAW.
     public static let minimumUserInterval = TimeSpan.milliseconds(2)
 
+    /// The options a refusal names, as the command line spells them (from their declarations).
+    public struct OptionNames: Sendable {
+        /// `-4` and `-6`.
+        public var ipv4: String
+        public var ipv6: String
+        /// `-i`.
+        public var interval: String
+
+        public init(ipv4: String, ipv6: String, interval: String) {
+            self.ipv4 = ipv4
+            self.ipv6 = ipv6
+            self.interval = interval
+        }
+    }
+
     /// -4 and -6 as given.
     public var ipv4: Bool
     public var ipv6: Bool
     /// iputils -f.
     public var flood: Bool
+    let options: OptionNames
     let resolver: HostResolving
 
-    public init(ipv4: Bool, ipv6: Bool, flood: Bool = false, resolver: HostResolving = SystemHostResolver()) {
+    public init(ipv4: Bool, ipv6: Bool, flood: Bool = false, options: OptionNames, resolver: HostResolving = SystemHostResolver()) {
         self.ipv4 = ipv4
         self.ipv6 = ipv6
         self.flood = flood
+        self.options = options
         self.resolver = resolver
     }
 
     /// -4 or -6, refusing both.
     public func family() throws(Refusal) -> AddressFamily? {
-        if ipv4 && ipv6 { throw Refusal(kind: .badInput, description: "-4 and -6 cannot be combined") }
+        if ipv4 && ipv6 { throw Refusal(kind: .badInput, description: "\(options.ipv4) and \(options.ipv6) cannot be combined") }
         return ipv4 ? .ipv4 : ipv6 ? .ipv6 : nil
     }
 
@@ -50,7 +67,8 @@ public struct PingSession {
         try Capabilities.limitToNetRaw()
         let floods = rules == .iputils && flood
         guard !Capabilities.netRawPermitted && (floods || interval < Self.minimumUserInterval) else { return }
-        let refused = rules == .iputils ? "cannot flood or use -i below 0.002 s" : "cannot use -i below 0.002 s"
+        let below = "use \(options.interval) below \(Self.minimumUserInterval.secondsText) s"
+        let refused = rules == .iputils ? "cannot flood or " + below : "cannot " + below
         throw Refusal(
             kind: .notPermitted,
             description: refused + ": CAP_NET_RAW is not permitted (setcap cap_net_raw+p on the reach binary, or run as root)")

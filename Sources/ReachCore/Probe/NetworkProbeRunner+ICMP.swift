@@ -5,7 +5,7 @@ extension NetworkProbeRunner {
     /// (`ICMPEchoProbe`). Lack of ICMP permission is thrown, so that it never reads as a
     /// failed probe.
     func icmp(_ address: IPAddress, socket: ICMPSocket, deadline: MonotonicInstant) throws -> (ProbeResult.Outcome, String, String?) {
-        let outcome = try ICMPEchoProbe(echoes: 3).run(
+        let outcome = try ICMPEchoProbe(echoes: 3, broadcastOption: broadcastOption).run(
             to: address, through: socket, deadline: deadline)
         if let reply = outcome.reply {
             let roundTrip = MillisecondText.threeDecimals(microseconds: reply.roundTrip.microseconds)

@@ -13,6 +13,9 @@ public struct NetworkProbeRunner: ProbeRunner {
     /// the command line, which keeps CAP_NET_RAW (permitted) for ICMP probes only until
     /// their sockets are open (as iputils ping does). Capabilities are per thread.
     public var dropsCapabilities = false
+    /// The command line's option that allows pinging a broadcast address (`-b`), which an
+    /// icmp probe refused toward one names.
+    public var broadcastOption: String?
 
     public init(expectedText: String? = nil, family: AddressFamily? = nil) {
         self.expectedText = expectedText
