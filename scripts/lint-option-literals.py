@@ -10,6 +10,9 @@ string literal of every Swift file under Sources is read (interpolations are cod
 each `--name` or `-x` in it that a PROGRAM declares is a finding, FILE:LINE. Not findings: another
 tool's spelling (`fping -g`, `iputils -p`, `sysctl -w`), and ReachCommandLine, the machinery that
 spells options from their declarations (and writes shell code, whose own flags look alike).
+The program's own options (`--help`, `--version`, `--generate-completion-script`,
+`--list-options`) are looked for everywhere, ReachCommandLine too, but in their one table,
+ReachCommandLine/ProgramOption.swift.
 Exit 1 when there is any finding.
 """
 import os
@@ -19,6 +22,8 @@ import sys
 
 SOURCES = "Sources"
 MACHINERY = os.path.join(SOURCES, "ReachCommandLine")
+PROGRAM_TABLE = os.path.join(MACHINERY, "ProgramOption.swift")
+PROGRAM_OPTIONS = {"--help", "--version", "--generate-completion-script", "--list-options"}
 # A word before a short option that makes it another program's option, not reach's.
 OTHER_TOOLS = ("fping", "iputils", "ping", "sysctl", "setcap")
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9.-]*[a-z0-9]|-[A-Za-z0-9])(?![\w-])")
@@ -111,8 +116,9 @@ def findings(path, spellings):
             before = piece[: match.start()].split()
             if option[1] != "-" and before and before[-1].strip("(") in OTHER_TOOLS:
                 continue
+            source = "ProgramOption" if option in PROGRAM_OPTIONS else "the option's declaration"
             found.append(f"{path}:{line + piece.count(chr(10), 0, match.start())}: '{option}' is spelled again; "
-                         "take it from the option's declaration")
+                         f"take it from {source}")
     return found
 
 
@@ -120,11 +126,11 @@ def main():
     spellings = declared(sys.argv[1:])
     problems = []
     for directory, _, names in sorted(os.walk(SOURCES)):
-        if directory == MACHINERY or directory.startswith(MACHINERY + os.sep):
-            continue
+        machinery = directory == MACHINERY or directory.startswith(MACHINERY + os.sep)
         for name in sorted(names):
-            if name.endswith(".swift"):
-                problems += findings(os.path.join(directory, name), spellings)
+            path = os.path.join(directory, name)
+            if name.endswith(".swift") and path != PROGRAM_TABLE:
+                problems += findings(path, PROGRAM_OPTIONS if machinery else spellings | PROGRAM_OPTIONS)
     for problem in problems:
         print(problem)
     return 1 if problems else 0

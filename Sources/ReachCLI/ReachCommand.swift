@@ -19,7 +19,7 @@ public enum ReachCommand {
     static let names = ["status", "host", "addr", "watch", "ping"]
 
     /// The options every command has besides its own, as help lists them.
-    static let builtinOptions = [HelpText.Entry("--version", "Show the version."), HelpText.Entry("-h, --help", "Show help information.")]
+    static var builtinOptions: [HelpText.Entry] { ProgramOption.helpEntries }
 
     /// What `arguments` (the words after `reach`) ask for; a usage error says what is wrong.
     static func request(_ arguments: [String]) throws(UsageError) -> ReachRequest {
@@ -34,14 +34,12 @@ public enum ReachCommand {
         case "watch": return try read(words, WatchOptions.commandLine, WatchOptions(), ReachInvocation.watch)
         case "ping": return try read(words, PingOptions.commandLine, PingOptions(), ReachInvocation.ping)
         case "help": return .text(try helpTopic(words))
-        case "-h", "--help", "-help": return .text(programHelp())
-        case "--version": return .text("reach \(version)\n")
-        case "--generate-completion-script":
-            guard words.count == 1, let shell = words.first else {
-                throw UsageError("--generate-completion-script needs one shell: bash, zsh or fish")
-            }
+        case ProgramOption.helpLetter, ProgramOption.help, "-help": return .text(programHelp())
+        case ProgramOption.version: return .text("reach \(version)\n")
+        case ProgramOption.completionScript:
+            guard words.count == 1, let shell = words.first else { throw Completions.shellMissing }
             return .text(try Completions.script(for: shell, program: completionProgram()))
-        case "--list-options":
+        case ProgramOption.listOptions:
             return .text(OptionList.text(commands()))
         default:
             if first.hasPrefix("-") { return try read(arguments[...], StatusOptions.commandLine, StatusOptions(), ReachInvocation.status) }
@@ -114,7 +112,7 @@ public enum ReachCommand {
             HelpText.Entry("addr", AddrOptions.about.abstract), HelpText.Entry("watch", WatchOptions.about.abstract),
             HelpText.Entry("ping", PingOptions.about.abstract),
         ]
-        let completion = HelpText.Entry("--generate-completion-script <shell>", "Print the completion script for bash, zsh or fish.")
+        let completion = HelpText.Entry(ProgramOption.completionScript + " <shell>", "Print the completion script for bash, zsh or fish.")
         return HelpText.program(about, commands: listed, extraOptions: builtinOptions + [completion])
     }
 
@@ -128,7 +126,8 @@ public enum ReachCommand {
 
     static func completionProgram() -> CompletionProgram {
         CompletionProgram(
-            name: "reach", commands: commands(), programOptions: ["--help", "--version", "--generate-completion-script"],
+            name: "reach", commands: commands(),
+            programOptions: [ProgramOption.help, ProgramOption.version, ProgramOption.completionScript],
             defaultCommand: "status")
     }
 }

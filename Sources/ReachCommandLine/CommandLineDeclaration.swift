@@ -168,8 +168,8 @@ extension CommandLineDeclaration {
         let nameEnd = bytes.firstIndex(of: UInt8(ascii: "=")) ?? bytes.endIndex
         let name = bytes[2..<nameEnd]
         guard let index = option(long: name) else {
-            if Self.spells("help", name) { return .help }
-            if Self.spells("version", name) { return .version }
+            if Self.spells(ProgramOption.longName(ProgramOption.help), name) { return .help }
+            if Self.spells(ProgramOption.longName(ProgramOption.version), name) { return .version }
             throw unknown("--" + String(decoding: name, as: UTF8.self))
         }
         let option = self.options[index]
@@ -245,7 +245,7 @@ extension CommandLineDeclaration {
 
     /// An unknown option, with the nearest known one when one is near.
     private func unknown(_ spelled: String, word: String? = nil) -> UsageError {
-        var candidates: [String] = ["--help", "--version"]
+        var candidates: [String] = [ProgramOption.help, ProgramOption.version]
         for option in options where option.name.help != nil {
             if let long = option.name.long { candidates.append("--" + long) }
             if let letter = option.name.letter { candidates.append("-" + String(decoding: [letter], as: UTF8.self)) }
@@ -261,7 +261,7 @@ extension CommandLineDeclaration {
         if let nearest = Suggestion.nearest(to: spelled, among: candidates) {
             return UsageError("\(about.context)\(what); did you mean '\(nearest)'?")
         }
-        return UsageError("\(about.context)\(what) (see '\(about.path) --help')")
+        return UsageError("\(about.context)\(what) (see '\(about.path) \(ProgramOption.help)')")
     }
 }
 

@@ -30,8 +30,11 @@ public struct CompletionProgram: Sendable {
 /// command, every option that help lists, and file names after an option whose value is one.
 public enum Completions {
     /// The option that prints a script, and the shells it takes.
-    static let scriptOption = "--generate-completion-script"
+    static let scriptOption = ProgramOption.completionScript
     static let shells = ["bash", "zsh", "fish"]
+
+    /// The option that prints a script, without its shell.
+    public static var shellMissing: UsageError { UsageError("\(scriptOption) needs one shell: bash, zsh or fish") }
 
     public static func script(for shell: String, program: CompletionProgram) throws(UsageError) -> String {
         switch shell {
@@ -75,7 +78,7 @@ public enum Completions {
     // MARK: bash (bash(1), "Programmable Completion": complete -F, compgen -W)
 
     static func bash(_ program: CompletionProgram) -> String {
-        var text = "# bash completion for \(program.name), written by `\(program.name) --generate-completion-script bash`.\n"
+        var text = "# bash completion for \(program.name), written by `\(program.name) \(scriptOption) bash`.\n"
         text += "\(function(program))() {\n"
         text += "    local current=\"${COMP_WORDS[COMP_CWORD]}\" previous=\"${COMP_WORDS[COMP_CWORD-1]}\" command=\"\" index words\n"
         if program.hasCommands {
@@ -102,7 +105,7 @@ public enum Completions {
             text += "        \"\") words=\"\(words.joined(separator: " "))\" ;;\n"
         }
         for command in program.commands {
-            let words = shown(command).flatMap(spellings) + ["--help"]
+            let words = shown(command).flatMap(spellings) + [ProgramOption.help]
             text += "        \(command.about.name)) words=\"\(words.joined(separator: " "))\" ;;\n"
         }
         text += "    esac\n"
@@ -146,7 +149,7 @@ public enum Completions {
 
     static func zsh(_ program: CompletionProgram) -> String {
         var text = "#compdef \(program.name)\n"
-        text += "# zsh completion for \(program.name), written by `\(program.name) --generate-completion-script zsh`.\n"
+        text += "# zsh completion for \(program.name), written by `\(program.name) \(scriptOption) zsh`.\n"
         for command in program.commands {
             text += "\(function(program))_\(command.about.name.replacingDashes())() {\n    _arguments -s"
             for option in shown(command) {
@@ -157,7 +160,7 @@ public enum Completions {
                     text += " \\\n        '\(repeats)\(spelling)[\(help)]\(value)'"
                 }
             }
-            text += " \\\n        '(- *)'{-h,--help}'[Show help information.]'"
+            text += " \\\n        " + zshHelp
             if let operand = command.operand {
                 text += " \\\n        '*:\(zshEscaped(operand.name)):_default'"
             }
@@ -170,7 +173,7 @@ public enum Completions {
                 let defaultFunction = "\(function(program))_\(defaultCommand.replacingDashes())"
                 let optionFirst = "(( CURRENT > 2 )) && [[ $words[2] == -* && $words[2] != \(scriptOption) ]]"
                 text += "    if \(optionFirst); then \(defaultFunction); return; fi\n"
-                let extra = program.programOptions.filter { $0 != "--help" }.joined(separator: " ")
+                let extra = program.programOptions.filter { $0 != ProgramOption.help }.joined(separator: " ")
                 text += "    if (( CURRENT == 2 )) && [[ $PREFIX == -* ]]; then compadd -- \(extra); \(defaultFunction); return; fi\n"
             }
             text += "    local state line\n    local -a commands=(\n"
@@ -178,7 +181,7 @@ public enum Completions {
                 text += "        '\(command.about.name):\(zshEscaped(command.about.abstract))'\n"
             }
             text += "        'help:Show subcommand help information.'\n    )\n"
-            text += "    _arguments -C '(- *)--version[Show the version.]' '(- *)'{-h,--help}'[Show help information.]' \\\n"
+            text += "    _arguments -C '(- *)\(ProgramOption.version)[Show the version.]' " + zshHelp + " \\\n"
             if program.programOptions.contains(scriptOption) {
                 text += "        '(- *)\(scriptOption)[Print the completion script.]:shell:(\(shells.joined(separator: " ")))' \\\n"
             }
@@ -197,6 +200,9 @@ public enum Completions {
         text += "\(function(program)) \"$@\"\n"
         return text
     }
+
+    /// `-h` and `--help` in an _arguments spec.
+    static var zshHelp: String { "'(- *)'{\(ProgramOption.helpLetter),\(ProgramOption.help)}'[Show help information.]'" }
 
     /// What completes an option's value in an _arguments spec: files, the links
     /// (`_net_interfaces`), the choices, or nothing (a space).
@@ -223,7 +229,7 @@ public enum Completions {
     // MARK: fish (fish's `complete` builtin)
 
     static func fish(_ program: CompletionProgram) -> String {
-        var text = "# fish completion for \(program.name), written by `\(program.name) --generate-completion-script fish`.\n"
+        var text = "# fish completion for \(program.name), written by `\(program.name) \(scriptOption) fish`.\n"
         text += "complete -c \(program.name) -f\n"
         let names = program.commands.map(\.about.name).joined(separator: " ")
         if program.hasCommands {

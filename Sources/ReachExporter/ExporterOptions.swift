@@ -182,21 +182,20 @@ public struct ExporterOptions: Equatable, Sendable {
 
     /// The options' help (`reach-exporter --help`).
     public static var usage: String {
-        let extraOptions = [HelpText.Entry("--version", "Show the version."), HelpText.Entry("-h, --help", "Show help information.")]
-        return HelpText.command(commandLine.summary, extraOptions: extraOptions)
+        HelpText.command(commandLine.summary, extraOptions: ProgramOption.helpEntries)
     }
 
     public static func parse(_ arguments: [String]) throws(UsageError) -> ExporterOptions {
         var options = ExporterOptions()
         var words = Words()
         switch arguments.first {
-        case "--generate-completion-script":
-            guard arguments.count == 2 else { throw UsageError("--generate-completion-script needs one shell: bash, zsh or fish") }
+        case ProgramOption.completionScript:
+            guard arguments.count == 2 else { throw Completions.shellMissing }
             let program = CompletionProgram(
-                name: "reach-exporter", commands: [commandLine.summary], programOptions: ["--help", "--version"])
+                name: "reach-exporter", commands: [commandLine.summary], programOptions: [ProgramOption.help, ProgramOption.version])
             options.text = try Completions.script(for: arguments[1], program: program)
             return options
-        case "--list-options":
+        case ProgramOption.listOptions:
             options.text = OptionList.text([commandLine.summary])
             return options
         default: break
