@@ -67,9 +67,11 @@ public struct CommandAbout: Sendable {
     /// The words that run it: `reach ping`.
     public let path: String
     public let abstract: String
-    public let discussion: String?
+    /// The paragraphs, made only when help is printed: they name other options from their
+    /// declarations, which a run need not make.
+    public let discussion: @Sendable () -> String?
 
-    public init(path: String, abstract: String, discussion: String? = nil) {
+    public init(path: String, abstract: String, discussion: @autoclosure @escaping @Sendable () -> String? = nil) {
         self.path = path
         self.abstract = abstract
         self.discussion = discussion

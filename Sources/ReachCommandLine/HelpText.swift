@@ -60,7 +60,7 @@ public enum HelpText {
     /// The abstract, then each paragraph of the discussion (paragraphs part at a blank line).
     static func overview(_ about: CommandAbout) -> String {
         var text = wrapped("OVERVIEW: " + about.abstract) + "\n\n"
-        guard let discussion = about.discussion else { return text }
+        guard let discussion = about.discussion() else { return text }
         let bytes = Array(discussion.utf8)
         var start = 0
         var index = 0
