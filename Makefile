@@ -159,6 +159,7 @@ lint:
 	$(SWIFT) build
 	scripts/lint-options.py .build/debug/reach man/reach.1
 	scripts/lint-options.py .build/debug/reach-exporter man/reach-exporter.1
+	scripts/lint-option-literals.py --self-test
 	scripts/lint-option-literals.py .build/debug/reach .build/debug/reach-exporter
 
 # The binary is installed stripped (debug information and the static symbol table, more

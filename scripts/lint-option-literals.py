@@ -4,6 +4,7 @@ text that names an option takes the name from the option's declaration (`Self.co
 so a renamed option cannot leave a message behind that still says the old name.
 
     scripts/lint-option-literals.py PROGRAM...
+    scripts/lint-option-literals.py --self-test
 
 Each PROGRAM --list-options prints its declared options (see scripts/lint-options.py). Every
 string literal of every Swift file under Sources is read (interpolations are code, not text), and
@@ -39,13 +40,30 @@ def declared(programs):
     return spellings
 
 
+def block_comment_end(text, index):
+    """The index after the block comment that starts at `index`; Swift's nest."""
+    depth = 0
+    while index < len(text):
+        if text.startswith("/*", index):
+            depth, index = depth + 1, index + 2
+        elif text.startswith("*/", index):
+            depth, index = depth - 1, index + 2
+            if depth == 0:
+                return index
+        else:
+            index += 1
+    return index
+
+
 def literals(text):
     """(line, text) of each piece of string literal in Swift source `text`: the text between
-    quotes, without comments and without the code of interpolations (`\\(...)`)."""
+    quotes (`"..."`, `\"\"\"...\"\"\"`, raw `#"..."#`), without comments and without the code
+    of interpolations (`\\(...)`, `\\#(...)` in a raw literal)."""
     pieces = []
     index, line, length = 0, 1, len(text)
     # Each open interpolation: how many parentheses it has open, and the literal it is in.
     stack = []
+    # The literal the text is in: its closing delimiter and its escape (`\\`, `\\#`); None in code.
     quote = None
     start = 0
 
@@ -61,14 +79,15 @@ def literals(text):
                 index = length if end < 0 else end
                 continue
             if text.startswith("/*", index):
-                end = text.find("*/", index)
-                end = length if end < 0 else end + 2
+                end = block_comment_end(text, index)
                 line += text.count("\n", index, end)
                 index = end
                 continue
-            if char == '"':
-                quote = '"""' if text.startswith('"""', index) else '"'
-                index += len(quote)
+            opening = re.match(r'(#*)("""|")', text[index:index + 64])
+            if opening and (opening.group(1) == "" or char == "#"):
+                hashes, quotes = opening.groups()
+                quote = (quotes + hashes, "\\" + hashes)
+                index += opening.end()
                 start = index
                 continue
             if stack:
@@ -82,20 +101,22 @@ def literals(text):
                         start = index
                         continue
         else:
-            if char == "\\":
-                if index + 1 < length and text[index + 1] == "(":
+            closing, escape = quote
+            if text.startswith(escape, index):
+                after = index + len(escape)
+                if after < length and text[after] == "(":
                     close_piece(index)
                     stack.append([1, quote])
                     quote = None
-                    index += 2
+                    index = after + 1
                     continue
                 # A backslash may end a line of a multi-line literal.
-                line += text.count("\n", index + 1, index + 2)
-                index += 2
+                line += text.count("\n", after, after + 1)
+                index = after + 1
                 continue
-            if text.startswith(quote, index):
+            if text.startswith(closing, index):
                 close_piece(index)
-                index += len(quote)
+                index += len(closing)
                 quote = None
                 continue
         if char == "\n":
@@ -104,25 +125,45 @@ def literals(text):
     return pieces
 
 
+def self_test():
+    """The reading of literals on a sample: exit 1 if it is wrong."""
+    sample = (
+        'let a = "--count \\(x.map { "-c" }) and --loop" // "--json"\n'
+        '/* "--probe" /* nested */ "--probe" */ let b = #"raw \\(--until) \\#(y) -i"#\n'
+        'let c = """\n    first --timeout \\\n    second \\(z("--from")) end\n    """\n'
+    )
+    got = [(line, option) for line, option, _ in spelled(sample)]
+    wanted = [(1, "--count"), (1, "-c"), (1, "--loop"), (2, "--until"), (2, "-i"), (4, "--timeout"), (5, "--from")]
+    if got != wanted:
+        print(f"self-test: read {got}, wanted {wanted}")
+        return 1
+    return 0
+
+
+def spelled(text):
+    """(line, option, the literal's words before it) of each option-like word in a literal."""
+    for line, piece in literals(text):
+        for match in OPTION.finditer(piece):
+            yield line + piece.count("\n", 0, match.start()), match.group(1), piece[: match.start()].split()
+
+
 def findings(path, spellings):
     with open(path, encoding="utf-8") as source:
         text = source.read()
     found = []
-    for line, piece in literals(text):
-        for match in OPTION.finditer(piece):
-            option = match.group(1)
-            if option not in spellings:
-                continue
-            before = piece[: match.start()].split()
-            if option[1] != "-" and before and before[-1].strip("(") in OTHER_TOOLS:
-                continue
-            source = "ProgramOption" if option in PROGRAM_OPTIONS else "the option's declaration"
-            found.append(f"{path}:{line + piece.count(chr(10), 0, match.start())}: '{option}' is spelled again; "
-                         f"take it from {source}")
+    for line, option, before in spelled(text):
+        if option not in spellings:
+            continue
+        if option[1] != "-" and before and before[-1].strip("(") in OTHER_TOOLS:
+            continue
+        source = "ProgramOption" if option in PROGRAM_OPTIONS else "the option's declaration"
+        found.append(f"{path}:{line}: '{option}' is spelled again; take it from {source}")
     return found
 
 
 def main():
+    if sys.argv[1:] == ["--self-test"]:
+        return self_test()
     spellings = declared(sys.argv[1:])
     problems = []
     for directory, _, names in sorted(os.walk(SOURCES)):
