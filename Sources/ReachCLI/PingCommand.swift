@@ -258,7 +258,7 @@ struct PingSettings {
         let digits = Array(text.utf8)
         // 0-9, then a-f in either case.
         let isHex: (UInt8) -> Bool = { (0x30...0x39).contains($0) || (0x61...0x66).contains($0 | 0x20) }
-        guard (1...32).contains(digits.count), digits.allSatisfy(isHex) else { return nil }
+        guard (1...2 * mostPatternBytes).contains(digits.count), digits.allSatisfy(isHex) else { return nil }
         return stride(from: 0, to: digits.count, by: 2).compactMap { start in
             UInt8(String(decoding: digits[start..<min(start + 2, digits.count)], as: UTF8.self), radix: 16)
         }
@@ -271,4 +271,8 @@ struct PingSettings {
 
     /// The most seconds -i, -W, --period and --squiet take: a day, as -w.
     static let mostSeconds = 86_400
+    /// -t's values, which its help says and its reader takes.
+    static let ttls = 1...255
+    /// -p's longest pattern, as iputils' (ping/ping_common.c, fill()).
+    static let mostPatternBytes = 16
 }

@@ -3,8 +3,6 @@ import ReachCore
 import ReachSystem
 
 extension PingOptions {
-    /// `reach ping`'s options, each once. The letters are iputils ping's (ping(8)); the long
-    /// options with several targets are fping's (fping(8)) where iputils has no letter.
     /// What help says the command is.
     static let about = CommandAbout(
         path: "reach ping",
@@ -36,8 +34,9 @@ extension PingOptions {
         PingSession.OptionNames(ipv4: Option.ipv4.spelled, ipv6: Option.ipv6.spelled, interval: Option.interval.spelled)
     }
 
-    /// Each option's declaration, which the command line lists and every message that names
-    /// the option spells it from.
+    /// `reach ping`'s options, each declared once: the command line lists them and every
+    /// message that names one spells it from here. The letters are iputils ping's (ping(8));
+    /// the long options with several targets are fping's (fping(8)) where iputils has no letter.
     enum Option {
         typealias Declared = OptionDeclaration<PingOptions>
         // The numeric values parse unconditionally: `-c -1` is a wrong value, not a missing one.
@@ -67,13 +66,16 @@ extension PingOptions {
         static let size: Declared = .typed(
             "s", .dataSize, valueName: "bytes", help: "Data bytes per probe (default \(PingConfiguration().payloadSize))."
         ) { $0.size = $1 }
-        static let ttl: Declared = .typed("t", .ttl, valueName: "ttl", help: "IP time to live / IPv6 hop limit (1-255).") { $0.ttl = $1 }
+        static let ttl: Declared = .typed(
+            "t", .ttl, valueName: "ttl",
+            help: "IP time to live / IPv6 hop limit (\(PingSettings.ttls.lowerBound)-\(PingSettings.ttls.upperBound))."
+        ) { $0.ttl = $1 }
         static let interface: Declared = .value("I", .next, valueName: "interface", help: "Interface name or source address.") {
             $0.interface = $1
         }
         static let pattern: Declared = .typed(
             "p", .pattern, .next, valueName: "pattern",
-            help: "Fill each probe's data with this pattern: 1 to 16 bytes in hex (iputils -p)."
+            help: "Fill each probe's data with this pattern: 1 to \(PingSettings.mostPatternBytes) bytes in hex (iputils -p)."
         ) { $0.pattern = $1 }
         static let mtuDiscovery: Declared = .typed(
             "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
@@ -87,9 +89,13 @@ extension PingOptions {
         static let outstanding: Declared = .flag("O", help: "Report outstanding replies before sending the next probe.") {
             $0.outstanding = true
         }
-        static let flood: Declared = .flag("f", help: "Flood: as fast as replies come, at least 100 a second (needs CAP_NET_RAW).") {
-            $0.flood = true
-        }
+        static let flood: Declared = .flag(
+            "f",
+            help: """
+                Flood: as fast as replies come, at least \(1000 / PingConfiguration.floodPacing.milliseconds) a second \
+                (needs CAP_NET_RAW).
+                """
+        ) { $0.flood = true }
         static let broadcast: Declared = .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true }
         static let json: Declared = .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") {
             $0.json = true
@@ -197,8 +203,10 @@ extension ValueType where Value == Int {
         ValueType(
             written: { String($0) },
             read: { text in
-                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), (1...255).contains(ttl) else {
-                    return .failure(.said(": '\(PrintableText.escaped(text))' is not a ttl of 1 to 255"))
+                let ttls = PingSettings.ttls
+                guard !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }), let ttl = Int(text), ttls.contains(ttl) else {
+                    let shown = PrintableText.escaped(text)
+                    return .failure(.said(": '\(shown)' is not a ttl of \(ttls.lowerBound) to \(ttls.upperBound)"))
                 }
                 return .success(ttl)
             })
@@ -213,7 +221,8 @@ extension ValueType where Value == [UInt8] {
             read: { text in
                 guard let pattern = PingSettings.pattern(text) else {
                     let shown = PrintableText.escaped(text)
-                    return .failure(.said(": '\(shown)' is not a pattern of 1 to 16 bytes in hex (such as ff or 0a1b)"))
+                    let most = PingSettings.mostPatternBytes
+                    return .failure(.said(": '\(shown)' is not a pattern of 1 to \(most) bytes in hex (such as ff or 0a1b)"))
                 }
                 return .success(pattern)
             })
