@@ -81,8 +81,14 @@ extension PingOptions {
             "M", .pathMTUDiscovery, .next, valueName: "do|want|dont",
             help: "Path MTU discovery: do (set DF, never fragment), want, or dont (iputils -M)."
         ) { $0.mtuDiscovery = $1 }.offering(["do", "want", "dont"])
-        static let ipv4: Declared = .flag("4", help: "IPv4 only.") { $0.ipv4 = true }
-        static let ipv6: Declared = .flag("6", help: "IPv6 only.") { $0.ipv6 = true }
+        // The other commands' -4 and -6, their flags kept in `ipv4` and `ipv6`.
+        static let ipv4: Declared = .member(PathOptions.Option.ipv4, in: families)
+        static let ipv6: Declared = .member(PathOptions.Option.ipv6, in: families)
+        private static let families: GroupField<PingOptions, PathOptions> = { ping, set in
+            var path = PathOptions(ipv4: ping.ipv4, ipv6: ping.ipv6)
+            defer { (ping.ipv4, ping.ipv6) = (path.ipv4, path.ipv6) }
+            return set(&path)
+        }
         static let quiet: Declared = .flag("q", help: "Quiet: the header and the statistics only.") { $0.quiet = true }
         static let numeric: Declared = .flag("n", help: "Numeric output (reach never looks up names of repliers).") { $0.numeric = true }
         static let timestamps: Declared = .flag("D", help: "Print a timestamp before each line.") { $0.timestamps = true }
