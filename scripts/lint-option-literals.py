@@ -26,7 +26,7 @@ MACHINERY = os.path.join(SOURCES, "ReachCommandLine")
 PROGRAM_TABLE = os.path.join(MACHINERY, "ProgramOption.swift")
 PROGRAM_OPTIONS = {"--help", "--version", "--generate-completion-script", "--list-options"}
 # A word before a short option that makes it another program's option, not reach's.
-OTHER_TOOLS = ("fping", "iputils", "ping", "sysctl", "setcap")
+OTHER_TOOLS = ("fping", "iputils", "sysctl")
 OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9.-]*[a-z0-9]|-[A-Za-z0-9])(?![\w-])")
 
 
