@@ -32,6 +32,8 @@ if [ "${1:-build}" = test ]; then
   packages+=(dbus-daemon python3-dbus python3-pip)
   packages+=(zsh fish)
   packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk nginx-light python3-cryptography microsocks)
+  # The exporter's pages are loaded in a real browser, headless.
+  packages+=(chromium)
 fi
 missing=()
 for package in "${packages[@]}"; do

@@ -44,7 +44,8 @@ public struct ExporterOptions: Equatable, Sendable {
     public var timeoutOffset = ExporterRouter.timeoutOffset
     /// `--log.level`, `--log.format`.
     public var log = ExporterLog()
-    /// `--history.limit`: blackbox_exporter's probe history for its web page; reach keeps none.
+    /// `--history.limit`: how many recent probes the page at `/` lists with their logs
+    /// (blackbox_exporter's probe history).
     public var historyLimit = Defaults.historyLimit
 
     public init() {}
@@ -127,10 +128,7 @@ public struct ExporterOptions: Equatable, Sendable {
             .typed(
                 long: "log.format", .logFormat, valueName: "format", help: "Log lines as logfmt or json (default: reach's plain lines)."
             ) { $0.options.log.format = $1 },
-            .typed(
-                long: "history.limit", .count(0...Int(UInt32.max), saysRange: false), valueName: "n", default: Defaults.historyLimit,
-                help: "Accepted for blackbox_exporter's command lines; reach keeps no probe history."
-            ) { $0.options.historyLimit = $1 },
+            historyLimitOption,
             probeOption,
             .typed(
                 long: "probe-interval", .positiveDuration, valueName: "duration", default: Defaults.probeInterval,
@@ -175,6 +173,10 @@ public struct ExporterOptions: Equatable, Sendable {
     static let systemdSocketOption = OptionDeclaration<Words>.flag(
         long: "web.systemd-socket", help: "Serve the sockets systemd passes (sd_listen_fds), not the addresses."
     ) { $0.systemdSocket = true }
+    static let historyLimitOption = OptionDeclaration<Words>.typed(
+        long: "history.limit", .count(0...Int(UInt32.max), saysRange: false), valueName: "n", default: Defaults.historyLimit,
+        help: "Keep the last n probes (and as many older failures) for the page at / and their logs."
+    ) { $0.options.historyLimit = $1 }
     static let externalURLOption = OptionDeclaration<Words>.value(
         long: "web.external-url", .next, valueName: "url", help: "The URL the exporter is reached at; its path prefixes every endpoint."
     ) { $0.externalURL = $1 }

@@ -42,8 +42,20 @@ public struct ExporterRouter: Sendable {
         case probe(ProbeRequest)
         /// `POST /-/reload`: read the configuration file again.
         case reload
-        /// A one-line text answer: an index page, or why the request is refused.
+        /// A page for a person (`/`, `/config`, `/logs?id=N`).
+        case page(Page)
+        /// A one-line text answer: why the request is refused, or a health check's.
         case reply(status: Int, text: String)
+    }
+
+    /// blackbox_exporter 0.23's pages (`main.go`).
+    public enum Page: Hashable, Sendable {
+        /// `/`: the links and the recent probes.
+        case status
+        /// `/config`: the modules in force.
+        case configuration
+        /// `/logs?id=N`: one recent probe's log.
+        case log(id: Int)
     }
 
     public func route(method: String, uri: String, scrapeTimeout: String?) -> Route {
@@ -59,16 +71,27 @@ public struct ExporterRouter: Sendable {
         case "/-/reload":
             guard method == "POST" else { return .reply(status: 405, text: "This endpoint requires a POST request.") }
             return .reload
-        case "/metrics", "/probe", "/":
+        case "/metrics", "/probe", "/", "/config", "/logs":
             guard method == "GET" || method == "HEAD" else {
                 return .reply(status: 405, text: "Method \(PrintableText.ascii(method)) not allowed")
             }
         default:
             return .reply(status: 404, text: "Not found: \(PrintableText.ascii(path))")
         }
-        if path == "/" { return .reply(status: 200, text: "reach-exporter: /probe?target=...&module=... and /metrics") }
-        if path == "/metrics" { return .metrics }
+        switch path {
+        case "/": return .page(.status)
+        case "/config": return .page(.configuration)
+        case "/metrics": return .metrics
+        default: break
+        }
         guard let parameters = Self.parameters(query) else { return .reply(status: 400, text: "Malformed query string") }
+        if path == "/logs" {
+            // blackbox answers 500 here; a request that names no probe is the client's error.
+            guard let id = (parameters.last { $0.0 == "id" }?.1).flatMap({ Int($0) }), id >= 0 else {
+                return .reply(status: 400, text: "Invalid probe id")
+            }
+            return .page(.log(id: id))
+        }
         let moduleName = parameters.last { $0.0 == "module" }?.1 ?? "http_2xx"
         guard let module = modules.first(where: { $0.name == moduleName }) else {
             return .reply(status: 400, text: "Unknown module \"\(PrintableText.ascii(moduleName))\"")

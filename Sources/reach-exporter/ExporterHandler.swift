@@ -20,6 +20,8 @@ final class ExporterContext: Sendable {
     let web: WebSource
     /// `--web.route-prefix`, `--web.external-url`.
     let routes: RoutePrefix
+    /// The recent probes the page lists (`--history.limit`).
+    let history: ProbeHistory
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -27,10 +29,11 @@ final class ExporterContext: Sendable {
 
     init(
         configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
-        web: WebSource, routes: RoutePrefix
+        web: WebSource, routes: RoutePrefix, history: ProbeHistory
     ) {
         self.web = web
         self.routes = routes
+        self.history = history
         self.configuration = configuration
         self.live = live
         self.pool = pool
@@ -169,6 +172,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
             }
         case .metrics:
             respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples), keepAlive: keepAlive, isHead: isHead)
+        case .page(let page):
+            answer(page, context: context, keepAlive: keepAlive, isHead: isHead)
         case .probe(let probe):
             guard shared.probes.admit() else {
                 respond(context: context, status: .serviceUnavailable, text: "too many probes waiting: try again later",
@@ -186,6 +191,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 started.timeout -= MonotonicInstant.now() - admitted
                 let startTime = RealtimeInstant.now()
                 let measurement = try shared.prober.probe(started)
+                shared.history.add(started, measurement, started: startTime)
                 if probe.debug {
                     return ProbeDebugOutput.render(started, target: probe.targetText, measurement: measurement, started: startTime)
                 }
@@ -201,6 +207,28 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                                     keepAlive: keepAlive, isHead: isHead)
                 }
             }
+        }
+    }
+
+    /// A page for a person: rendered on the event loop from what is in memory (a page is small,
+    /// and a person asks for it rarely).
+    private func answer(_ page: ExporterRouter.Page, context: ChannelHandlerContext, keepAlive: Bool, isHead: Bool) {
+        switch page {
+        case .status:
+            let body = StatusPage.render(recent: shared.history.newestFirst, historyLimit: shared.history.limit)
+            respond(context: context, status: .ok, body: body, contentType: StatusPage.contentType,
+                    extraHeaders: [("Content-Security-Policy", StatusPage.contentSecurityPolicy)], keepAlive: keepAlive, isHead: isHead)
+        case .configuration:
+            let body = ConfigurationPage.render(shared.configuration.router.modules)
+            respond(context: context, status: .ok, body: body, contentType: ConfigurationPage.contentType, keepAlive: keepAlive,
+                    isHead: isHead)
+        case .log(let id):
+            guard let entry = shared.history.entry(id: id) else {
+                respond(context: context, status: .notFound, text: "Probe id not found", keepAlive: keepAlive, isHead: isHead)
+                return
+            }
+            respond(context: context, status: .ok, body: entry.log, contentType: "text/plain; charset=utf-8", keepAlive: keepAlive,
+                    isHead: isHead)
         }
     }
 

@@ -141,7 +141,7 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
     configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
-    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes)
+    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes, history: ProbeHistory(limit: options.historyLimit))
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }

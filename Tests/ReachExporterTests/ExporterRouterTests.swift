@@ -76,8 +76,8 @@ final class ExporterRouterTests: XCTestCase {
     /// odd numbers), with a timeout header picked by its index: each gets an answer, none
     /// traps, and a refusal is one printable line.
     func testEveryShortRequestIsAnsweredWithoutTrapping() {
-        let pieces = ["/probe", "/metrics", "?", "&", "=", "target", "module=", "timeout=", "icmp", "tcp_connect", "http_2xx",
-                      "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
+        let pieces = ["/probe", "/metrics", "/logs", "id=", "?", "&", "=", "target", "module=", "timeout=", "icmp", "tcp_connect",
+                      "http_2xx", "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
                       "https://", "/", "65535", "0", "-1", "1e300", "nan", "+", "..", "@", "#", "\u{7F}", "é",
                       String(repeating: "a", count: 300)]
         var count = 0
@@ -100,11 +100,26 @@ final class ExporterRouterTests: XCTestCase {
                 XCTAssertTrue(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "\(uri): \(text)")
             case .metrics:
                 break
+            case .page(let page):
+                if case .log(let id) = page { XCTAssertGreaterThanOrEqual(id, 0, uri) }
             case .reload:
                 XCTFail("a GET reloads: \(uri)")
             }
         }
         XCTAssertEqual(count, pieces.count + pieces.count * pieces.count + pieces.count * pieces.count * pieces.count)
+    }
+
+    /// blackbox_exporter's pages; a log's id must be a number (blackbox answers 500, reach 400).
+    func testPages() {
+        XCTAssertEqual(route("/"), .page(.status))
+        XCTAssertEqual(route("/", method: "HEAD"), .page(.status))
+        XCTAssertEqual(route("/config"), .page(.configuration))
+        XCTAssertEqual(route("/logs?id=7"), .page(.log(id: 7)))
+        XCTAssertEqual(route("/logs?id=7&id=8"), .page(.log(id: 8)))
+        for bad in ["/logs", "/logs?id=", "/logs?id=x", "/logs?id=-1", "/logs?id=99999999999999999999999"] {
+            XCTAssertEqual(route(bad), .reply(status: 400, text: "Invalid probe id"), bad)
+        }
+        XCTAssertEqual(route("/config", method: "POST"), .reply(status: 405, text: "Method POST not allowed"))
     }
 
     func testReasonsStayOneLine() {

@@ -662,7 +662,9 @@ extension ExporterTests {
         let base = "http://127.0.0.1:10115"
         let good = "Authorization:Basic " + Data("prometheus:s3cret".utf8).base64EncodedString()
         let wrong = "Authorization:Basic " + Data("prometheus:secret".utf8).base64EncodedString()
-        for url in ["\(base)/metrics", "\(base)/-/healthy", "\(base)/probe?module=route&target=127.0.0.1"] {
+        // The pages too: the probe above is the page's log 0.
+        for url in ["\(base)/metrics", "\(base)/-/healthy", "\(base)/probe?module=route&target=127.0.0.1", "\(base)/", "\(base)/config",
+                    "\(base)/logs?id=0"] {
             let refused = try get(url, in: client)
             XCTAssertEqual(refused.status, 401, url)
             XCTAssertEqual(refused.body, "Unauthorized\n", url)

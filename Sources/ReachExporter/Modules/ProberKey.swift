@@ -116,7 +116,8 @@ extension ConfigurationReader {
 enum DebugValue {
     /// A prober's block: its name, then each key the table prints, four spaces in.
     static func block<Settings>(_ name: String, _ settings: Settings, _ keys: [ProberKey<Settings>]) -> String {
-        let present = keys.compactMap { key in key.shown(settings).map { "    \(key.name): \($0)\n" } }
+        // A nested block's value starts on the next line, so no space follows its colon.
+        let present = keys.compactMap { key in key.shown(settings).map { "    \(key.name):\($0.hasPrefix("\n") ? "" : " ")\($0)\n" } }
         return present.isEmpty ? "" : "\(name):\n" + present.joined()
     }
 

@@ -136,7 +136,7 @@ extension ExporterProber {
         if !file.isEmpty, case .success(let bytes) = FileContents.read(file, limit: 64 * 1024) {
             secret = Self.trimmed(bytes)
         }
-        let credentials = HTTPClientSettings.OAuth2.escaped(settings.clientID) + ":" + HTTPClientSettings.OAuth2.escaped(secret)
+        let credentials = URLQuery.escaped(settings.clientID) + ":" + URLQuery.escaped(secret)
         var form = HTTPProberSettings()
         form.method = "POST"
         form.body = settings.form

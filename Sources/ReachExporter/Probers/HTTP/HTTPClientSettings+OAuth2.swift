@@ -10,26 +10,7 @@ extension HTTPClientSettings.OAuth2 {
         var pairs = [("grant_type", "client_credentials")]
         if !scopes.isEmpty { pairs.append(("scope", scopes.joined(separator: " "))) }
         pairs += endpointParams.map { ($0.name, $0.value) }
-        return pairs.map { Self.escaped($0) + "=" + Self.escaped($1) }.joined(separator: "&")
-    }
-
-    /// Go's url.QueryEscape: unreserved bytes as they are, a space as '+', the rest %XX.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: " "): result += "+"
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                result += "%"
-                result.unicodeScalars.append(hex[Int(byte >> 4)])
-                result.unicodeScalars.append(hex[Int(byte & 0xF)])
-            }
-        }
-        return result
+        return pairs.map { URLQuery.escaped($0) + "=" + URLQuery.escaped($1) }.joined(separator: "&")
     }
 
     /// The access_token of a token response (RFC 6749, 5.1: a JSON object): a plain string

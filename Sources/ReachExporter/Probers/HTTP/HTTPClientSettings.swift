@@ -58,15 +58,22 @@ public struct HTTPClientSettings: Hashable, Sendable, BlackboxSettings {
                 read: { settings, node, key, _ throws(ConfigurationError) in (settings.proxyURL, settings.proxy) = try proxy(node, key) },
                 shown: { DebugValue.text($0.proxyURL) }),
             .flag("follow_redirects", \.followRedirects, always: true), .flag("enable_http2", \.enableHTTP2, always: true),
-            ProberKey("basic_auth") { settings, node, key, reader throws(ConfigurationError) in
-                settings.basicAuth = try basicAuth(node, at: key, reader)
-            },
-            ProberKey("authorization") { settings, node, key, reader throws(ConfigurationError) in
-                settings.authorization = try authorization(node, at: key, reader)
-            },
-            ProberKey("oauth2") { settings, node, key, reader throws(ConfigurationError) in
-                settings.oauth2 = try oauth2(node, at: key, reader)
-            },
+            ProberKey(
+                "basic_auth",
+                read: { settings, node, key, reader throws(ConfigurationError) in
+                    settings.basicAuth = try basicAuth(node, at: key, reader)
+                },
+                shown: { $0.basicAuth.map(\.shown) }),
+            ProberKey(
+                "authorization",
+                read: { settings, node, key, reader throws(ConfigurationError) in
+                    settings.authorization = try authorization(node, at: key, reader)
+                },
+                shown: { $0.authorization.map(\.shown) }),
+            ProberKey(
+                "oauth2",
+                read: { settings, node, key, reader throws(ConfigurationError) in settings.oauth2 = try oauth2(node, at: key, reader) },
+                shown: { $0.oauth2.map(\.shown) }),
             .text("bearer_token", \.bearerToken), .text("bearer_token_file", \.bearerTokenFile), .tlsConfig(\.tls),
         ]
     }
