@@ -246,7 +246,7 @@ final class FanoutPingRenderer {
                 maximum = max(maximum, counters.maximum)
             }
         }
-        let seconds = Self.fixed((MonotonicInstant.now() - startTime).secondsValue, decimals: 3)
+        let seconds = DecimalText.fixed((MonotonicInstant.now() - startTime).secondsValue, decimals: 3)
         return """
 
              \(count(names.count)) targets
@@ -363,21 +363,10 @@ final class FanoutPingRenderer {
     /// "12.3", "123"), and "%.3e" from a million milliseconds on.
     static func time(_ span: TimeSpan) -> String {
         let milliseconds = Double(span.nanoseconds) / 1e6
-        if milliseconds < 1 { return fixed(milliseconds, decimals: 3) }
-        if milliseconds < 10 { return fixed(milliseconds, decimals: 2) }
-        if milliseconds < 100 { return fixed(milliseconds, decimals: 1) }
-        return fixed(milliseconds, decimals: 0)
-    }
-
-    /// printf's "%.Nf" for a non-negative value.
-    static func fixed(_ value: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = Int64((max(0, value) * scale).rounded(.toNearestOrEven))
-        guard decimals > 0 else { return String(scaled) }
-        let divisor = Int64(scale)
-        let fraction = String(scaled % divisor)
-        return "\(scaled / divisor)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+        if milliseconds < 1 { return DecimalText.fixed(milliseconds, decimals: 3) }
+        if milliseconds < 10 { return DecimalText.fixed(milliseconds, decimals: 2) }
+        if milliseconds < 100 { return DecimalText.fixed(milliseconds, decimals: 1) }
+        return DecimalText.fixed(milliseconds, decimals: 0)
     }
 
     /// fping's words for an ICMP error (icmp_unreach_str, icmp_type_str); for ICMPv6, whose

@@ -56,6 +56,8 @@ public struct ExporterRouter: Sendable {
         case configuration
         /// `/logs?id=N`: one recent probe's log.
         case log(id: Int)
+        /// `/graph?host=H&ip=I&range=R&size=small`: a continuous target's SmokePing graph.
+        case graph(ContinuousTimelines.Target, range: TimeSpan, size: SmokeGraph.Size)
     }
 
     public func route(method: String, uri: String, scrapeTimeout: String?) -> Route {
@@ -71,7 +73,7 @@ public struct ExporterRouter: Sendable {
         case "/-/reload":
             guard method == "POST" else { return .reply(status: 405, text: "This endpoint requires a POST request.") }
             return .reload
-        case "/metrics", "/probe", "/", "/config", "/logs":
+        case "/metrics", "/probe", "/", "/config", "/logs", "/graph":
             guard method == "GET" || method == "HEAD" else {
                 return .reply(status: 405, text: "Method \(PrintableText.ascii(method)) not allowed")
             }
@@ -92,6 +94,7 @@ public struct ExporterRouter: Sendable {
             }
             return .page(.log(id: id))
         }
+        if path == "/graph" { return Self.graph(parameters) }
         let moduleName = parameters.last { $0.0 == "module" }?.1 ?? "http_2xx"
         guard let module = modules.first(where: { $0.name == moduleName }) else {
             return .reply(status: 400, text: "Unknown module \"\(PrintableText.ascii(moduleName))\"")
@@ -110,6 +113,29 @@ public struct ExporterRouter: Sendable {
         }
         let debug = parameters.last { $0.0 == "debug" }?.1 == "true"
         return .probe(ProbeRequest(module: module, target: target, timeout: timeout, debug: debug, targetText: targetText))
+    }
+
+    /// A graph's request: its target, the span it draws (an hour unless `range` says, from a
+    /// step to what is kept, in Go's duration form) and its size.
+    static func graph(_ parameters: [(String, String)]) -> Route {
+        func value(_ name: String) -> String? { parameters.last { $0.0 == name }?.1 }
+        guard let host = value("host"), let ip = value("ip") else { return .reply(status: 400, text: "host and ip are needed") }
+        var range = ContinuousTimelines.longestRange
+        if let text = value("range") {
+            let (shortest, longest) = (ContinuousTimelines.standardStepLength, ContinuousTimelines.longestRange)
+            guard let span = try? TimeSpan.parse(text, .go), span >= shortest, span <= longest else {
+                let bounds = "\(ExporterModule.goDuration(shortest)) to \(ExporterModule.goDuration(longest))"
+                return .reply(status: 400, text: "range '\(PrintableText.ascii(text))' is not a duration from \(bounds)")
+            }
+            range = span
+        }
+        let size: SmokeGraph.Size
+        switch value("size") {
+        case nil, "full": size = .full
+        case "small": size = .small
+        case let other?: return .reply(status: 400, text: "size '\(PrintableText.ascii(other))' is neither full nor small")
+        }
+        return .page(.graph(ContinuousTimelines.Target(host: host, ip: ip), range: range, size: size))
     }
 
     /// blackbox_exporter's getTimeout: the scrape's timeout (120 s without one) less the

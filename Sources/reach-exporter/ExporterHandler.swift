@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ReachCommandLine
 import ReachCore
 import ReachExporter
 import ReachSystem
@@ -22,6 +23,8 @@ final class ExporterContext: Sendable {
     let routes: RoutePrefix
     /// The recent probes the page lists (`--history.limit`).
     let history: ProbeHistory
+    /// The continuous targets' last hour, for the page's rows and graphs.
+    let continuous = ContinuousTimelines()
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -215,13 +218,22 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func answer(_ page: ExporterRouter.Page, context: ChannelHandlerContext, keepAlive: Bool, isHead: Bool) {
         switch page {
         case .status:
-            let body = StatusPage.render(recent: shared.history.newestFirst, historyLimit: shared.history.limit)
+            let body = StatusPage.render(
+                recent: shared.history.newestFirst, historyLimit: shared.history.limit, continuous: shared.continuous.rows(now: .now()))
             respond(context: context, status: .ok, body: body, contentType: StatusPage.contentType,
                     extraHeaders: [("Content-Security-Policy", StatusPage.contentSecurityPolicy)], keepAlive: keepAlive, isHead: isHead)
         case .configuration:
             let body = ConfigurationPage.render(shared.configuration.router.modules)
             respond(context: context, status: .ok, body: body, contentType: ConfigurationPage.contentType, keepAlive: keepAlive,
                     isHead: isHead)
+        case .graph(let target, let range, let size):
+            guard let body = shared.continuous.graph(target, range: range, size: size, now: .now()) else {
+                let named = "host \(PrintableText.ascii(target.host)) ip \(PrintableText.ascii(target.ip))"
+                respond(context: context, status: .notFound, text: "no continuous target \(named)", keepAlive: keepAlive, isHead: isHead)
+                return
+            }
+            respond(context: context, status: .ok, body: body, contentType: SmokeGraph.contentType,
+                    extraHeaders: [("Content-Security-Policy", StatusPage.contentSecurityPolicy)], keepAlive: keepAlive, isHead: isHead)
         case .log(let id):
             guard let entry = shared.history.entry(id: id) else {
                 respond(context: context, status: .notFound, text: "Probe id not found", keepAlive: keepAlive, isHead: isHead)

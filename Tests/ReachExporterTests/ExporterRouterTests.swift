@@ -76,8 +76,8 @@ final class ExporterRouterTests: XCTestCase {
     /// odd numbers), with a timeout header picked by its index: each gets an answer, none
     /// traps, and a refusal is one printable line.
     func testEveryShortRequestIsAnsweredWithoutTrapping() {
-        let pieces = ["/probe", "/metrics", "/logs", "id=", "?", "&", "=", "target", "module=", "timeout=", "icmp", "tcp_connect",
-                      "http_2xx", "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
+        let pieces = ["/probe", "/metrics", "/logs", "id=", "/graph", "host=", "ip=", "range=", "?", "&", "=", "target", "module=",
+                      "timeout=", "icmp", "tcp_connect", "http_2xx", "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
                       "https://", "/", "65535", "0", "-1", "1e300", "nan", "+", "..", "@", "#", "\u{7F}", "é",
                       String(repeating: "a", count: 300)]
         var count = 0
@@ -120,6 +120,22 @@ final class ExporterRouterTests: XCTestCase {
             XCTAssertEqual(route(bad), .reply(status: 400, text: "Invalid probe id"), bad)
         }
         XCTAssertEqual(route("/config", method: "POST"), .reply(status: 405, text: "Method POST not allowed"))
+    }
+
+    /// A graph: an hour unless `range` says, a minute to an hour; full size unless `size=small`.
+    func testGraphs() {
+        let far = ContinuousTimelines.Target(host: "far.lab", ip: "198.51.100.7")
+        XCTAssertEqual(route("/graph?host=far.lab&ip=198.51.100.7"), .page(.graph(far, range: .seconds(3600), size: .full)))
+        XCTAssertEqual(
+            route("/graph?host=far.lab&ip=198.51.100.7&range=15m&size=small"), .page(.graph(far, range: .seconds(900), size: .small)))
+        XCTAssertEqual(route("/graph?host=far.lab"), .reply(status: 400, text: "host and ip are needed"))
+        for range in ["30s", "2h", "-1h", "soon", "1e9h"] {
+            XCTAssertEqual(
+                route("/graph?host=far.lab&ip=198.51.100.7&range=\(range)"),
+                .reply(status: 400, text: "range '\(range)' is not a duration from 1m0s to 1h0m0s"), range)
+        }
+        XCTAssertEqual(
+            route("/graph?host=far.lab&ip=198.51.100.7&size=huge"), .reply(status: 400, text: "size 'huge' is neither full nor small"))
     }
 
     func testReasonsStayOneLine() {

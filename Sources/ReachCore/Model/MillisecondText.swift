@@ -8,3 +8,17 @@ public enum MillisecondText {
         return "\(micro / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
+
+/// printf's "%.Nf" for a non-negative value (a negative one prints as 0): fping's round trips,
+/// and the exporter's graph coordinates.
+public enum DecimalText {
+    public static func fixed(_ value: Double, decimals: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        let scaled = Int64((max(0, value) * scale).rounded(.toNearestOrEven))
+        guard decimals > 0 else { return String(scaled) }
+        let divisor = Int64(scale)
+        let fraction = String(scaled % divisor)
+        return "\(scaled / divisor)." + String(repeating: "0", count: decimals - fraction.count) + fraction
+    }
+}

@@ -16,7 +16,7 @@ public enum StatusPage {
     public static let contentSecurityPolicy = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'"
     public static let contentType = "text/html; charset=utf-8"
 
-    public static func render(recent: [ProbeHistory.Entry], historyLimit: Int) -> [UInt8] {
+    public static func render(recent: [ProbeHistory.Entry], historyLimit: Int, continuous: [ContinuousTimelines.Row] = []) -> [UInt8] {
         var html = head(title: "reach-exporter")
         html += """
             <h1>reach-exporter</h1>
@@ -25,6 +25,7 @@ public enum StatusPage {
 
             """
         html += recentProbes(recent, historyLimit: historyLimit)
+        if !continuous.isEmpty { html += continuousTargets(continuous) }
         html += "</body>\n</html>\n"
         return Array(html.utf8)
     }
@@ -50,6 +51,24 @@ public enum StatusPage {
             html += "<tr class=\"\(entry.success ? "success" : "failure")\"><td>\(HTMLText.escaped(entry.moduleName))</td>"
             html += "<td>\(HTMLText.escaped(entry.target))</td><td>\(result)</td><td>\(reason)</td><td class=\"number\">\(duration)</td>"
             html += "<td class=\"time\">\(UTCTimestamp.iso8601(entry.started))</td><td><a href=\"logs?id=\(entry.id)\">Logs</a></td></tr>\n"
+        }
+        return html + "</table>\n"
+    }
+
+    /// One row per continuous target: its last round trip, the last minute's loss, and its
+    /// graph small, linked to the full one.
+    static func continuousTargets(_ rows: [ContinuousTimelines.Row]) -> String {
+        var html = "<h2>Continuous Targets</h2>\n<table>\n"
+        html += "<tr><th>Host</th><th>IP</th><th>Last round trip</th><th>Loss, last minute</th><th>Last hour</th></tr>\n"
+        for row in rows {
+            let query = "host=\(HTMLText.queryValue(row.target.host))&amp;ip=\(HTMLText.queryValue(row.target.ip))"
+            let last = row.lastRoundTrip.map { MillisecondText.threeDecimals(microseconds: $0.microseconds) + " ms" } ?? "none yet"
+            let loss = row.recentLoss.map { DecimalText.fixed($0 * 100, decimals: 1) + "%" } ?? "not a whole minute yet"
+            let name = "\(HTMLText.escaped(row.target.host)) (\(HTMLText.escaped(row.target.ip)))"
+            html += "<tr><td>\(HTMLText.escaped(row.target.host))</td><td>\(HTMLText.escaped(row.target.ip))</td>"
+            html += "<td class=\"number\">\(last)</td><td class=\"number\">\(loss)</td>"
+            html += "<td><a href=\"graph?\(query)\"><img src=\"graph?\(query)&amp;size=small\" width=\"240\" height=\"60\" "
+            html += "alt=\"round trips to \(name), last hour\"></a></td></tr>\n"
         }
         return html + "</table>\n"
     }
