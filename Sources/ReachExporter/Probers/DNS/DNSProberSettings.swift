@@ -34,7 +34,7 @@ public struct DNSProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     /// The dns prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
         [
-            .preferredIPProtocol, .ipProtocolFallback, .flag("dns_over_tls", \.dnsOverTLS), .sourceIPAddress,
+            .preferredIPProtocol, .ipProtocolFallback, .flag("dns_over_tls", \.dnsOverTLS), .sourceIPAddress, .sourceInterface,
             .choice("transport_protocol", \.transportProtocol, ["udp", "tcp"]),
             .choice("query_class", \.queryClass, DNSParameters.classNames),
             ProberKey(

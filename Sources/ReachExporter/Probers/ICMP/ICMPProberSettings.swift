@@ -15,7 +15,7 @@ public struct ICMPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     /// The icmp prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
         [
-            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress,
+            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress, .sourceInterface,
             ProberKey(
                 "payload_size",
                 // An IPv4 datagram holds at most 65,535 bytes, 28 of them the IP and ICMP headers.
