@@ -21,13 +21,20 @@ public struct ExporterProber: Sendable {
         let start = MonotonicInstant.now()
         let deadline = start + max(.milliseconds(1), request.timeout)
         var measurement = Self.unmeasured(request.module)
-        let address = try resolve(Self.resolvedHost(of: request), module: request.module, deadline: deadline)
-        measurement.lookup = MonotonicInstant.now() - start
-        if let address {
-            measurement.address = address
-            try run(address, request, deadline: deadline, into: &measurement)
+        let host = Self.resolvedHost(of: request)
+        if request.module.preferredIPProtocol == .both {
+            let addresses = try resolveEveryFamily(host, deadline: deadline)
+            measurement.lookup = MonotonicInstant.now() - start
+            measurement = try probeEveryFamily(addresses, request, deadline: deadline, from: measurement)
         } else {
-            measurement.failure = .nameNotResolved
+            let address = try resolve(host, module: request.module, deadline: deadline)
+            measurement.lookup = MonotonicInstant.now() - start
+            if let address {
+                measurement.address = address
+                try run(address, request, deadline: deadline, into: &measurement)
+            } else {
+                measurement.failure = .nameNotResolved
+            }
         }
         measurement.duration = MonotonicInstant.now() - start
         return measurement

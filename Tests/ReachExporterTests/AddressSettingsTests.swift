@@ -4,7 +4,8 @@ import XCTest
 
 @testable import ReachExporter
 
-/// reach's own address key beside blackbox_exporter's: `source_interface` in every prober.
+/// reach's own address keys beside blackbox_exporter's: `source_interface` in every prober,
+/// and `preferred_ip_protocol: both`, which leaves no fallback to choose.
 final class AddressSettingsTests: XCTestCase {
     private func modules(_ yaml: String) throws -> [ExporterModule] {
         try ExporterConfiguration.parse(yaml, checkingImplemented: false)
@@ -69,5 +70,48 @@ final class AddressSettingsTests: XCTestCase {
         XCTAssertEqual(ProbeFailureReason.connect(TCPProbe.Failure(.interface(.noDevice))), .sourceInterfaceUnavailable)
         XCTAssertEqual(ProbeFailureReason.connect(TCPProbe.Failure(.address(.addressNotAvailable))), .sourceAddressUnavailable)
         XCTAssertEqual(TCPProbe.Failure(.interface(.noDevice)).detail, "cannot send through the interface: \(Errno.noDevice)")
+    }
+
+    func testBothDropsTheFallbackAndPrintsAsBoth() throws {
+        let module = try XCTUnwrap(modules("modules:\n  m:\n    prober: http\n    http: {preferred_ip_protocol: both}\n").first)
+        XCTAssertEqual(module.preferredIPProtocol, .both)
+        XCTAssertFalse(module.ipProtocolFallback)
+        XCTAssertTrue(
+            module.yaml.hasPrefix("prober: http\nhttp:\n    preferred_ip_protocol: both\n    follow_redirects: true\n"), module.yaml)
+        let written = try XCTUnwrap(modules("""
+            modules:
+              m:
+                prober: icmp
+                icmp: {ip_protocol_fallback: false, preferred_ip_protocol: both}
+            """).first)
+        XCTAssertEqual(written.preferredIPProtocol, .both)
+    }
+
+    /// `both` probes every family at once: a fallback written true beside it is refused,
+    /// with the fallback's line, whichever comes first; in any prober's settings.
+    func testBothWithAFallbackIsRefusedWithItsLine() {
+        XCTAssertEqual(
+            error("modules:\n  m:\n    prober: icmp\n    icmp:\n      preferred_ip_protocol: both\n      ip_protocol_fallback: true\n"),
+            "line 6: icmp.ip_protocol_fallback: not with preferred_ip_protocol: both, which probes every family at once")
+        XCTAssertEqual(
+            error("modules:\n  m:\n    prober: tcp\n    dns:\n      ip_protocol_fallback: yes\n      query_name: a.lab\n"
+                + "      preferred_ip_protocol: both\n"),
+            "line 5: dns.ip_protocol_fallback: not with preferred_ip_protocol: both, which probes every family at once")
+        // blackbox_exporter's own values are as before.
+        XCTAssertNil(error("modules:\n  m:\n    prober: icmp\n    icmp: {preferred_ip_protocol: ip4, ip_protocol_fallback: true}\n"))
+        XCTAssertEqual(
+            error("modules:\n  m:\n    prober: grpc\n    grpc: {preferred_ip_protocol: ip5}\n"),
+            "line 4: grpc.preferred_ip_protocol: 'ip5' is neither ip4 nor ip6")
+    }
+
+    func testHeldToOneFamily() throws {
+        var module = try XCTUnwrap(modules("modules:\n  m:\n    prober: tcp\n    tcp: {preferred_ip_protocol: both}\n").first)
+        module.holdAddressChoice(to: .ipv4)
+        XCTAssertEqual(module.preferredIPProtocol, .ip4)
+        XCTAssertFalse(module.ipProtocolFallback)
+        var route = ExporterModule(name: "r", prober: .route)
+        route.holdAddressChoice(to: .ipv6)
+        XCTAssertEqual(route.icmp.address.preferredIPProtocol, .ip6)
+        XCTAssertFalse(route.ipProtocolFallback)
     }
 }

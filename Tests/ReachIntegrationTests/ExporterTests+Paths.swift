@@ -4,14 +4,15 @@ import Glibc
 import Foundation
 import XCTest
 
-/// reach's own address key, asked of reach-exporter on a host with two ways out:
+/// reach's own address keys, asked of reach-exporter on a host with two ways out:
 /// `source_interface` (the probe leaves by the named link, which an nftables counter on the
-/// second router proves).
+/// second router proves) and `preferred_ip_protocol: both` (every family at once).
 ///
 /// ```
 ///  host  u1 198.18.10.2/24 2001:db8:10::2/64 -- a1 router1 b1 198.18.12.1 2001:db8:12::1 -- f1 far
 ///        u2 198.18.11.2/24 ------------------- a2 router2 b2 198.18.13.1 ------------------- f2 far
 ///        defaults: via router1 (metric 100), via router2 (metric 200); IPv6 via router1 only
+///        dnsmasq on 127.0.0.1: far.lab is 198.51.100.10 and 2001:db8:64::10
 ///  far   198.51.100.10 and 2001:db8:64::10 on lo, an HTTP server on port 8080; the host's
 ///        networks routed back through the router each came from
 ///  router2: the named counter "up2" counts what it forwards from the host
@@ -29,6 +30,8 @@ extension ExporterTests {
           icmp_gone: {prober: icmp, timeout: 5s, icmp: {source_interface: rch-gone0}}
           tcp_gone: {prober: tcp, timeout: 5s, tcp: {source_interface: rch-gone0}}
           http_gone: {prober: http, timeout: 5s, http: {source_interface: rch-gone0}}
+          icmp_both: {prober: icmp, timeout: 3s, icmp: {preferred_ip_protocol: both}}
+          http_both: {prober: http, timeout: 5s, http: {preferred_ip_protocol: both}}
 
         """
 
@@ -39,10 +42,10 @@ extension ExporterTests {
         let far: Namespace
     }
 
-    /// The two-uplink network above, its HTTP server running, and reach-exporter
+    /// The two-uplink network above, its HTTP server and dnsmasq running, and reach-exporter
     /// in the host with the modules above.
     private func startUplinks() throws -> Uplinks {
-        try Privilege.requireRootAndTools(["ip", "python3", "nft"])
+        try Privilege.requireRootAndTools(["ip", "python3", "nft", "dnsmasq"])
         let net = Uplinks(
             host: try lab.namespace("host"), router1: try lab.namespace("r1"), router2: try lab.namespace("r2"),
             far: try lab.namespace("far"))
@@ -80,10 +83,13 @@ extension ExporterTests {
         let server = try lab.launch(
             ["python3", "-m", "http.server", "--bind", "::", "--directory", lab.directory, "8080"], in: net.far, label: "http-server")
         try waitForPort(8080, in: net.far, server: server)
+        _ = try lab.startDNSMasq(
+            in: net.host, address: "127.0.0.1", records: ["far.lab": [Self.farIPv4, Self.farIPv6]], nonexistent: [])
+        try net.host.useResolver(["127.0.0.1"])
         try net.host.waitForPingReplies(from: [Self.farIPv4, Self.farIPv6], what: "far")
         let configPath = try lab.script("paths.yml", Self.pathModules)
         _ = try startExporter(
-            ["--config", configPath, "--allow", "198.51.100.0/24", "--allow", "2001:db8::/32"], in: net.host)
+            ["--config", configPath, "--allow", "198.51.100.0/24", "--allow", "2001:db8::/32", "--allow", "far.lab"], in: net.host)
         return net
     }
 
@@ -145,5 +151,58 @@ extension ExporterTests {
             XCTAssertEqual(failureReasons(answer.samples), ["reach_probe_failure_info{reason=\"source_interface_unavailable\"}": 1], module)
         }
         XCTAssertEqual(try get("http://127.0.0.1:10115/-/healthy", in: net.host).status, 200)
+    }
+
+    func testBothFamiliesAtOnce() throws {
+        let net = try startUplinks()
+        for (module, target) in [("icmp_both", "far.lab"), ("http_both", "http://far.lab:8080/")] {
+            let answer = try probe(module, target, in: net)
+            XCTAssertEqual(answer.samples["probe_success"], 1, "\(module): \(answer.body)")
+            XCTAssertEqual(answer.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip6\"}"], 1, module)
+            XCTAssertEqual(answer.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip4\"}"], 1, module)
+        }
+        // IPv6 refused by its route: the probe fails, IPv4's series says it alone succeeded.
+        try net.host.ip("-6", "route", "add", "blackhole", "\(Self.farIPv6)/128")
+        let blackholed = try probe("icmp_both", "far.lab", in: net)
+        XCTAssertEqual(blackholed.samples["probe_success"], 0, blackholed.body)
+        XCTAssertEqual(blackholed.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip6\"}"], 0, blackholed.body)
+        XCTAssertEqual(blackholed.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip4\"}"], 1, blackholed.body)
+        XCTAssertEqual(failureReasons(blackholed.samples), ["reach_probe_failure_info{reason=\"blackhole_route\"}": 1])
+        let debug = try probe("icmp_both", "far.lab", in: net, debug: true).body
+        XCTAssertTrue(debug.contains("msg=\"Family probe failed\" ip_protocol=ip6 ip=\(Self.farIPv6) "), debug)
+        XCTAssertTrue(debug.contains("msg=\"Family probe succeeded\" ip_protocol=ip4 ip=\(Self.farIPv4) "), debug)
+        XCTAssertTrue(debug.contains("icmp:\n    preferred_ip_protocol: both\n    ttl: 64\n"), debug)
+        // IPv6 dropped without a word: its probe waits out the module's 3 s while IPv4's,
+        // at the same time, is answered; the probe still ends by its timeout (and the one
+        // second the exporter allows a family's last steps after it).
+        try net.host.ip("-6", "route", "del", "blackhole", "\(Self.farIPv6)/128")
+        try lab.nft(
+            in: net.router1, name: "drop6",
+            """
+            table ip6 rchdrop {
+              chain forward {
+                type filter hook forward priority 0;
+                ip6 daddr \(Self.farIPv6) drop
+              }
+            }
+            """)
+        let dropped = try probe("icmp_both", "far.lab", in: net)
+        XCTAssertEqual(dropped.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip6\"}"], 0, dropped.body)
+        XCTAssertEqual(dropped.samples["reach_probe_ip_protocol_success{ip_protocol=\"ip4\"}"], 1, dropped.body)
+        XCTAssertEqual(failureReasons(dropped.samples), ["reach_probe_failure_info{reason=\"timed_out\"}": 1])
+        XCTAssertLessThan(dropped.samples["probe_duration_seconds"] ?? 99, 4, dropped.body)
+    }
+
+    /// `both` leaves nothing to fall back to: the start is refused with the key's line.
+    func testBothWithAFallbackIsRefusedAtLoad() throws {
+        let path = try lab.script("fallback.yml", "modules:\n  m:\n    prober: icmp\n    icmp:\n      preferred_ip_protocol: both\n"
+            + "      ip_protocol_fallback: true\n")
+        let result = try Subprocess.run([Self.exporterPath, "--config", path], timeout: 20)
+        XCTAssertEqual(result.status, 78, "\(result)")
+        XCTAssertEqual(result.stderrLines, [
+            "reach-exporter: \(path): line 6: icmp.ip_protocol_fallback: not with preferred_ip_protocol: both, "
+                + "which probes every family at once"
+        ])
+        XCTAssertEqual(result.stdout, "")
     }
 }

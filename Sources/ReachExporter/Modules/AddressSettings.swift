@@ -5,7 +5,8 @@ import ReachSystem
 /// for first and whether to fall back to the other (blackbox_exporter's `prober/utils.go`
 /// chooseProtocol), and the address to send from. Each prober's key table takes the ones
 /// blackbox_exporter 0.23 gives it (`config/config.go`: http and grpc have no source address),
-/// and reach's own `source_interface`, which every prober takes.
+/// and reach's own two, which every prober takes: `source_interface` and
+/// `preferred_ip_protocol: both`.
 public struct AddressSettings: Hashable, Sendable, BlackboxSettings {
     public var preferredIPProtocol = ExporterModule.IPProtocol.ip6
     public var ipProtocolFallback = true
@@ -23,7 +24,7 @@ public struct AddressSettings: Hashable, Sendable, BlackboxSettings {
     var binding: SocketBinding { SocketBinding(address: source, interface: sourceInterface.isEmpty ? nil : sourceInterface) }
 
     /// `preferred_ip_protocol`: ip4 or ip6 (blackbox_exporter's `prober/utils.go`: anything
-    /// else is ip6, said here instead); printed when not ip6.
+    /// else is ip6, said here instead), or reach's `both`; printed when not ip6.
     static var preferredIPProtocolKey: ProberKey<AddressSettings> {
         ProberKey(
             "preferred_ip_protocol",
@@ -76,6 +77,20 @@ public struct AddressSettings: Hashable, Sendable, BlackboxSettings {
         guard (1...15).contains(bytes.count), text != ".", text != ".." else { return false }
         // isspace(3) in the C locale: space, \t, \n, \v, \f, \r.
         return !bytes.contains { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: ":") || $0 == 0x20 || (0x09...0x0D).contains($0) }
+    }
+
+    /// After the mapping is read: `both` probes every family, so there is none to fall back
+    /// to. An `ip_protocol_fallback: true` written beside it is refused with its line; its
+    /// default is dropped, so that the debug output shows what runs.
+    mutating func settle(_ node: Node, at path: String) throws(ConfigurationError) {
+        guard preferredIPProtocol == .both else { return }
+        let written = node.mapping?.first { $0.key.string == "ip_protocol_fallback" }
+        if let written, written.value.bool == true {
+            throw ConfigurationError(
+                written.key.mark?.line,
+                "\(path).ip_protocol_fallback: not with preferred_ip_protocol: both, which probes every family at once")
+        }
+        ipProtocolFallback = false
     }
 }
 

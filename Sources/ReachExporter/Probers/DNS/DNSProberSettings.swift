@@ -53,6 +53,7 @@ public struct DNSProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> DNSProberSettings {
         var settings = DNSProberSettings()
         try reader.read(node, at: "dns", into: &settings, keys)
+        try settings.address.settle(node, at: "dns")
         // config.go DNSProbe.UnmarshalYAML.
         if settings.queryName.isEmpty { throw ConfigurationError(node.mark?.line, "dns: query name must be set for DNS module") }
         // dns.go fails every probe of such a module ("Expected transport protocol tcp for

@@ -30,6 +30,7 @@ public struct GRPCProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> GRPCProberSettings {
         var settings = GRPCProberSettings()
         try reader.read(node, at: "grpc", into: &settings, keys)
+        try settings.address.settle(node, at: "grpc")
         return settings
     }
 }

@@ -83,6 +83,7 @@ public struct HTTPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> HTTPProberSettings {
         var settings = HTTPProberSettings()
         try reader.read(node, at: "http", into: &settings, keys)
+        try settings.address.settle(node, at: "http")
         try settings.client.validate(line: node.mark?.line)
         if let noFollowRedirects = settings.noFollowRedirects { settings.client.followRedirects = !noFollowRedirects }
         settings.noFollowRedirects = nil

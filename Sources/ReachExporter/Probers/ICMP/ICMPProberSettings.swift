@@ -36,6 +36,7 @@ public struct ICMPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> ICMPProberSettings {
         var settings = ICMPProberSettings()
         try reader.read(node, at: "icmp", into: &settings, keys)
+        try settings.address.settle(node, at: "icmp")
         return settings
     }
 }

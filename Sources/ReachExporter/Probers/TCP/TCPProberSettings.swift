@@ -33,6 +33,7 @@ public struct TCPProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> TCPProberSettings {
         var settings = TCPProberSettings()
         try reader.read(node, at: "tcp", into: &settings, keys)
+        try settings.address.settle(node, at: "tcp")
         return settings
     }
 
