@@ -12,9 +12,11 @@ import XCTest
 ///  host  u1 198.18.10.2/24 2001:db8:10::2/64 -- a1 router1 b1 198.18.12.1 2001:db8:12::1 -- f1 far
 ///        u2 198.18.11.2/24 ------------------- a2 router2 b2 198.18.13.1 ------------------- f2 far
 ///        defaults: via router1 (metric 100), via router2 (metric 200); IPv6 via router1 only
-///        dnsmasq on 127.0.0.1: far.lab is 198.51.100.10 and 2001:db8:64::10
-///  far   198.51.100.10 and 2001:db8:64::10 on lo, an HTTP server on port 8080; the host's
-///        networks routed back through the router each came from
+///        its resolver: far's dnsmasq
+///  far   198.51.100.10 and 2001:db8:64::10 on lo, an HTTP server on port 8080, dnsmasq on
+///        198.51.100.10 (far.lab is 198.51.100.10 and 2001:db8:64::10), the gRPC health
+///        server on 50051 (the source_interface test); the host's networks routed back
+///        through the router each came from
 ///  router2: the named counter "up2" counts what it forwards from the host
 /// ```
 extension ExporterTests {
@@ -26,6 +28,8 @@ extension ExporterTests {
           icmp_up2: {prober: icmp, timeout: 5s, icmp: {preferred_ip_protocol: ip4, source_interface: u2}}
           tcp_up2: {prober: tcp, timeout: 5s, tcp: {preferred_ip_protocol: ip4, source_interface: u2}}
           http_up2: {prober: http, timeout: 5s, http: {preferred_ip_protocol: ip4, source_interface: u2}}
+          dns_up2: {prober: dns, timeout: 5s, dns: {query_name: far.lab, query_type: A, preferred_ip_protocol: ip4, source_interface: u2}}
+          grpc_up2: {prober: grpc, timeout: 5s, grpc: {preferred_ip_protocol: ip4, source_interface: u2}}
           icmp_default: {prober: icmp, timeout: 5s, icmp: {preferred_ip_protocol: ip4}}
           icmp_gone: {prober: icmp, timeout: 5s, icmp: {source_interface: rch-gone0}}
           tcp_gone: {prober: tcp, timeout: 5s, tcp: {source_interface: rch-gone0}}
@@ -84,8 +88,8 @@ extension ExporterTests {
             ["python3", "-m", "http.server", "--bind", "::", "--directory", lab.directory, "8080"], in: net.far, label: "http-server")
         try waitForPort(8080, in: net.far, server: server)
         _ = try lab.startDNSMasq(
-            in: net.host, address: "127.0.0.1", records: ["far.lab": [Self.farIPv4, Self.farIPv6]], nonexistent: [])
-        try net.host.useResolver(["127.0.0.1"])
+            in: net.far, address: Self.farIPv4, records: ["far.lab": [Self.farIPv4, Self.farIPv6]], nonexistent: [])
+        try net.host.useResolver([Self.farIPv4])
         try net.host.waitForPingReplies(from: [Self.farIPv4, Self.farIPv6], what: "far")
         let configPath = try lab.script("paths.yml", Self.pathModules)
         _ = try startExporter(
@@ -129,8 +133,12 @@ extension ExporterTests {
 
     func testSourceInterfaceLeavesByTheNamedLink() throws {
         let net = try startUplinks()
-        let targets = ["icmp_up2": Self.farIPv4, "tcp_up2": "\(Self.farIPv4):8080", "http_up2": "http://\(Self.farIPv4):8080/"]
-        for module in ["icmp_up2", "tcp_up2", "http_up2"] {
+        try startGRPCHealthServer(port: 50051, in: net.far)
+        let targets = [
+            "icmp_up2": Self.farIPv4, "tcp_up2": "\(Self.farIPv4):8080", "http_up2": "http://\(Self.farIPv4):8080/",
+            "dns_up2": Self.farIPv4, "grpc_up2": "\(Self.farIPv4):50051",
+        ]
+        for module in ["icmp_up2", "tcp_up2", "http_up2", "dns_up2", "grpc_up2"] {
             let before = try up2Packets(net)
             let answer = try probe(module, targets[module] ?? "", in: net)
             XCTAssertEqual(answer.samples["probe_success"], 1, "\(module): \(answer.body)")
