@@ -181,8 +181,8 @@ extension ExporterTests {
         XCTAssertTrue(debug.contains("msg=\"Family probe succeeded\" ip_protocol=ip4 ip=\(Self.farIPv4) "), debug)
         XCTAssertTrue(debug.contains("icmp:\n    preferred_ip_protocol: both\n    ttl: 64\n"), debug)
         // IPv6 dropped without a word: its probe waits out the module's 3 s while IPv4's,
-        // at the same time, is answered; the probe still ends by its timeout (and the one
-        // second the exporter allows a family's last steps after it).
+        // at the same time, is answered; the probe still ends by its timeout (the bound
+        // allows a busy machine a second more).
         try net.host.ip("-6", "route", "del", "blackhole", "\(Self.farIPv6)/128")
         try lab.nft(
             in: net.router1, name: "drop6",
