@@ -18,6 +18,8 @@ public struct ExporterModule: Hashable, Sendable {
     public enum IPProtocol: String, Hashable, Sendable {
         case ip4
         case ip6
+        /// reach's own: every family the name resolves to, probed at once.
+        case both
     }
 
     /// The probers blackbox_exporter 0.23 has (`prober/prober.go`), whether reach runs them or not yet.

@@ -20,56 +20,75 @@ public struct ExporterProber: Sendable {
     public func probe(_ request: ExporterRouter.ProbeRequest) throws -> ProbeMeasurement {
         let start = MonotonicInstant.now()
         let deadline = start + max(.milliseconds(1), request.timeout)
-        var measurement: ProbeMeasurement
-        switch request.module.prober {
-        case .icmp: measurement = ProbeMeasurement(detail: .icmp(.init()))
-        case .tcp: measurement = ProbeMeasurement(detail: .tcp(.init()))
-        case .http:
-            var http = ProbeMeasurement.HTTP()
-            // skip_resolve_phase_with_proxy: the proxy resolves the target's name (resolvedHost).
-            http.resolvedTarget = !request.module.http.skipResolvePhaseWithProxy || request.module.http.proxy == nil
-            measurement = ProbeMeasurement(detail: .http(http))
-        case .dns: measurement = ProbeMeasurement(detail: .dns(.init()))
-        case .grpc: measurement = ProbeMeasurement(detail: .grpc(.init()))
-        case .route: measurement = ProbeMeasurement(detail: .route(nil))
-        }
-        let resolveStart = MonotonicInstant.now()
-        let address = try resolve(Self.resolvedHost(of: request), module: request.module, deadline: deadline)
-        measurement.lookup = MonotonicInstant.now() - resolveStart
-        if address == nil { measurement.failure = .nameNotResolved }
-        if let address {
-            measurement.address = address
-            switch request.module.prober {
-            case .icmp: try icmp(address, settings: request.module.icmp, deadline: deadline, into: &measurement)
-            case .tcp:
-                try tcp(address, target: request.target, settings: request.module.tcp, deadline: deadline, into: &measurement)
-            case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
-            case .route: try route(address, into: &measurement)
-            case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
-            case .grpc: try grpc(address, target: request.target, settings: request.module.grpc, deadline: deadline, into: &measurement)
+        var measurement = Self.unmeasured(request.module)
+        let host = Self.resolvedHost(of: request)
+        if request.module.preferredIPProtocol == .both {
+            let addresses = try resolveEveryFamily(host, deadline: deadline)
+            measurement.lookup = MonotonicInstant.now() - start
+            measurement = try probeEveryFamily(addresses, request, deadline: deadline, from: measurement)
+        } else {
+            let address = try resolve(host, module: request.module, deadline: deadline)
+            measurement.lookup = MonotonicInstant.now() - start
+            if let address {
+                measurement.address = address
+                try run(address, request, deadline: deadline, into: &measurement)
+            } else {
+                measurement.failure = .nameNotResolved
             }
         }
         measurement.duration = MonotonicInstant.now() - start
         return measurement
     }
 
+    /// A measurement of the module's prober before anything is measured.
+    static func unmeasured(_ module: ExporterModule) -> ProbeMeasurement {
+        switch module.prober {
+        case .icmp: return ProbeMeasurement(detail: .icmp(.init()))
+        case .tcp: return ProbeMeasurement(detail: .tcp(.init()))
+        case .http:
+            var http = ProbeMeasurement.HTTP()
+            // skip_resolve_phase_with_proxy: the proxy resolves the target's name (resolvedHost).
+            http.resolvedTarget = !module.http.skipResolvePhaseWithProxy || module.http.proxy == nil
+            return ProbeMeasurement(detail: .http(http))
+        case .dns: return ProbeMeasurement(detail: .dns(.init()))
+        case .grpc: return ProbeMeasurement(detail: .grpc(.init()))
+        case .route: return ProbeMeasurement(detail: .route(nil))
+        }
+    }
+
+    /// The module's prober to `address`, resolved.
+    func run(
+        _ address: IPAddress, _ request: ExporterRouter.ProbeRequest, deadline: MonotonicInstant, into measurement: inout ProbeMeasurement
+    ) throws {
+        let module = request.module
+        switch module.prober {
+        case .icmp: try icmp(address, settings: module.icmp, deadline: deadline, into: &measurement)
+        case .tcp: try tcp(address, target: request.target, settings: module.tcp, deadline: deadline, into: &measurement)
+        case .http: try http(address, target: request.target, module: module, deadline: deadline, into: &measurement)
+        case .route: try route(address, into: &measurement)
+        case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
+        case .grpc: try grpc(address, target: request.target, settings: module.grpc, deadline: deadline, into: &measurement)
+        }
+    }
+
     /// blackbox_exporter's chooseProtocol (`prober/utils.go`): the preferred family's first
     /// address; with the fallback, else the other family's; without it, only the preferred.
     func resolve(_ host: String, module: ExporterModule, deadline: MonotonicInstant) throws -> IPAddress? {
         let preferred: AddressFamily = module.preferredIPProtocol == .ip4 ? .ipv4 : .ipv6
-        let candidates: [IPAddress]
-        if let literal = try? IPAddress.parse(host) {
-            candidates = [try literal.resolvingZone()]
-        } else {
-            switch try SystemHostResolver().addresses(
-                of: host, family: module.ipProtocolFallback ? nil : preferred, timeout: deadline.remaining(from: .now()))
-            {
-            case .resolved(let addresses): candidates = addresses
-            case .notResolved: return nil
-            case .failed(let error): throw error
-            }
-        }
+        let family = module.ipProtocolFallback ? nil : preferred
+        guard let candidates = try addresses(of: host, family: family, deadline: deadline) else { return nil }
         return Self.choose(from: candidates, preferred: preferred, fallback: module.ipProtocolFallback)
+    }
+
+    /// The addresses of `host` in `family` (nil: any), a literal as it is; nil when the name
+    /// has none.
+    func addresses(of host: String, family: AddressFamily?, deadline: MonotonicInstant) throws -> [IPAddress]? {
+        if let literal = try? IPAddress.parse(host) { return [try literal.resolvingZone()] }
+        switch try SystemHostResolver().addresses(of: host, family: family, timeout: deadline.remaining(from: .now())) {
+        case .resolved(let addresses): return addresses
+        case .notResolved: return nil
+        case .failed(let error): throw error
+        }
     }
 
     static func choose(from candidates: [IPAddress], preferred: AddressFamily, fallback: Bool) -> IPAddress? {
@@ -82,7 +101,11 @@ public struct ExporterProber: Sendable {
     ) throws {
         guard case .icmp(var icmp) = measurement.detail else { return }
         let setupStart = MonotonicInstant.now()
-        guard let socket = try openSocket(for: address, settings: settings) else { return measurement.fail(.sourceAddressUnavailable) }
+        let socket: ICMPSocket
+        switch try openSocket(for: address, settings: settings) {
+        case .success(let opened): socket = opened
+        case .failure(let refusal): return measurement.fail(.source(refusal))
+        }
         icmp.setupSeconds = (MonotonicInstant.now() - setupStart).secondsValue
         // One echo request, as blackbox_exporter sends (`prober/icmp.go`), answered or not by the deadline.
         let payloadSize = settings.payloadSize == 0 ? Self.blackboxPayload.count : settings.payloadSize
@@ -103,18 +126,21 @@ public struct ExporterProber: Sendable {
     /// blackbox_exporter's echo data when no payload_size is set (`prober/icmp.go`).
     static let blackboxPayload = Array("Prometheus Blackbox Exporter".utf8)
 
-    /// The socket as the module shapes it: its TTL, DF for IPv4, its source address. A source
-    /// address the socket cannot be bound to fails the probe (blackbox_exporter's listen
-    /// fails), nil here; not having ICMP permission is thrown.
-    private func openSocket(for address: IPAddress, settings: ICMPProberSettings) throws -> ICMPSocket? {
-        let source = settings.address.source
-        var options = ICMPSocketOptions(sourceAddress: source, ttl: settings.ttl == 0 ? nil : settings.ttl)
+    /// The socket as the module shapes it: its TTL, DF for IPv4, its link and source address.
+    /// A link or source address the socket cannot be bound to fails the probe
+    /// (blackbox_exporter's listen fails); not having ICMP permission is thrown.
+    private func openSocket(for address: IPAddress, settings: ICMPProberSettings) throws -> Result<ICMPSocket, SocketBinding.Refusal> {
+        let source = settings.address.binding
+        var options = ICMPSocketOptions(
+            interface: source.interface, sourceAddress: source.address, ttl: settings.ttl == 0 ? nil : settings.ttl)
         if settings.dontFragment, address.family == .ipv4 { options.pathMTUDiscovery = .do }
-        if let source, source.family != address.family { return nil }
+        if let local = source.address, local.family != address.family { return .failure(.address(.invalidArgument)) }
         do {
-            return try ICMPSocket(family: address.family, options: options)
+            return .success(try ICMPSocket(family: address.family, options: options))
         } catch let error as SystemCallError where error.call == "bind" {
-            return nil
+            return .failure(.address(error.errno))
+        } catch let error as SystemCallError where error.call == ICMPSocketOptions.bindToDeviceCall {
+            return .failure(.interface(error.errno))
         }
     }
 

@@ -27,9 +27,11 @@ public enum ProbeDebugOutput {
             "\(prefix) level=info msg=\"Resolving target address\" target=\(quoted(request.target.host)) "
                 + "ip_protocol=\(module.preferredIPProtocol.rawValue)",
         ]
-        if let address = measurement.address {
+        let resolved = measurement.families.isEmpty ? measurement.address.map { [$0] } ?? [] : measurement.families.map(\.address)
+        for address in resolved {
             lines.append("\(prefix) level=info msg=\"Resolved target address\" target=\(quoted(request.target.host)) ip=\(address)")
         }
+        lines += measurement.families.map { familyLine($0, prefix: prefix) }
         let duration = measurement.duration.secondsValue
         if measurement.success {
             lines.append("\(prefix) level=info msg=\"Probe succeeded\" duration_seconds=\(duration)")
@@ -38,6 +40,14 @@ public enum ProbeDebugOutput {
             lines.append("\(prefix) level=error msg=\"Probe failed\" duration_seconds=\(duration)\(reason)")
         }
         return lines
+    }
+
+    /// How one family's probe of a `both` module ended (reach's own line).
+    static func familyLine(_ family: ProbeMeasurement.FamilyOutcome, prefix: String) -> String {
+        let fields = "ip_protocol=\(family.ipProtocol.rawValue) ip=\(family.address) duration_seconds=\(family.duration.secondsValue)"
+        guard !family.success else { return "\(prefix) level=info msg=\"Family probe succeeded\" \(fields)" }
+        let reason = family.failure.map { " reason=\($0.rawValue)" } ?? ""
+        return "\(prefix) level=error msg=\"Family probe failed\" \(fields)\(reason)"
     }
 
     /// A logfmt value: bare when it has no space, quote or equals sign, else quoted.

@@ -1,4 +1,5 @@
 import ReachCore
+import ReachSystem
 
 /// Why a probe failed, from a closed list (man/reach-exporter.1, FAILURE REASONS), as the
 /// `reason` label of reach's `reach_probe_failure_info` series. blackbox_exporter says only
@@ -33,6 +34,16 @@ extension ProbeFailureReason {
     public static let connectionClosed = Self(rawValue: "connection_closed")
     /// source_ip_address is not one of this host's addresses, or not of the target's family.
     public static let sourceAddressUnavailable = Self(rawValue: "source_address_unavailable")
+    /// source_interface names no link this host has (SO_BINDTODEVICE's ENODEV), now.
+    public static let sourceInterfaceUnavailable = Self(rawValue: "source_interface_unavailable")
+
+    /// The local end the kernel refused: the source address, or the link.
+    static func source(_ refusal: SocketBinding.Refusal) -> Self {
+        switch refusal {
+        case .address: return .sourceAddressUnavailable
+        case .interface: return .sourceInterfaceUnavailable
+        }
+    }
 
     /// The kernel's verdict on the route, before any packet left: `no_route`,
     /// `unreachable_route`, `blackhole_route`, `prohibited_route`, `link_down`... as
@@ -49,6 +60,7 @@ extension ProbeFailureReason {
         case .timedOut: return .timedOut
         case .routeRefused: return failure.routeRefusal.map(route) ?? .hostUnreachable
         case .sourceRefused: return .sourceAddressUnavailable
+        case .interfaceRefused: return .sourceInterfaceUnavailable
         }
     }
 }

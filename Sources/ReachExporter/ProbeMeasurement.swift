@@ -18,6 +18,9 @@ public struct ProbeMeasurement: Sendable, Equatable {
     public var routeRefusal: UnreachableReason?
     /// Why the probe failed; nil while it has not (reach_probe_failure_info).
     public var failure: ProbeFailureReason?
+    /// `preferred_ip_protocol: both`: how each family's probe ended, in the order probed
+    /// (reach_probe_ip_protocol_success); empty for a probe of one family.
+    public var families: [FamilyOutcome] = []
     public var detail: Detail
 
     public enum Detail: Sendable, Equatable {
@@ -104,6 +107,11 @@ public struct ProbeMeasurement: Sendable, Equatable {
             samples.append(MetricSample(
                 "reach_probe_failure_info", help: "Why the probe failed, from reach-exporter(1)'s list of failure reasons",
                 labels: [.init("reason", failure.rawValue)], value: 1))
+        }
+        for family in families {
+            samples.append(MetricSample(
+                "reach_probe_ip_protocol_success", help: "With preferred_ip_protocol both: whether the probe over this family succeeded",
+                labels: [.init("ip_protocol", family.ipProtocol.rawValue)], value: family.success ? 1 : 0))
         }
         samples.append(MetricSample("probe_success", help: "Displays whether or not the probe was a success", value: success ? 1 : 0))
         samples.append(MetricSample(

@@ -94,6 +94,23 @@ extension FileDescriptor {
         return errno
     }
 
+    /// SO_BINDTODEVICE to the link `name`: the socket's route lookups then use only that
+    /// link's routes, and it takes only packets that came in on it (socket(7)); the errno
+    /// of a refusal (ENODEV: no such link). CAP_NET_RAW is needed only to change a binding
+    /// already made (sock_bindtoindex_locked in net/core/sock.c, since Linux 5.7).
+    public borrowing func bind(toInterface name: String) -> Errno? {
+        guard case .failure(let errno) = System.bindToDevice(rawValue, name) else { return nil }
+        return errno
+    }
+
+    /// Binds to what `binding` asks, the link first (an address is then checked against
+    /// the link's scope); nil when it is bound.
+    public borrowing func bind(_ binding: SocketBinding) -> SocketBinding.Refusal? {
+        if let name = binding.interface, let errno = bind(toInterface: name) { return .interface(errno) }
+        if let address = binding.address, let errno = bind(to: address) { return .address(errno) }
+        return nil
+    }
+
     /// connect(2) to `address` port `port`: nil when connected, else the errno (EINPROGRESS
     /// on a non-blocking stream socket whose handshake goes on).
     public borrowing func connect(to address: IPAddress, port: UInt16) -> Errno? {

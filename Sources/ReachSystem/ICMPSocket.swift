@@ -34,6 +34,8 @@ public struct ICMPSocketOptions: Sendable, Equatable {
     /// -I: an interface name (SO_BINDTODEVICE) or a source address (bind).
     public var interface: String?
     public var sourceAddress: IPAddress?
+    /// The call a refused `interface` names in the error the socket's opening throws.
+    public static let bindToDeviceCall = "setsockopt(SO_BINDTODEVICE)"
     /// -t: IP_TTL / IPV6_UNICAST_HOPS.
     public var ttl: Int?
     /// -M: IP_MTU_DISCOVER / IPV6_MTU_DISCOVER; nil leaves the kernel's default.
@@ -192,7 +194,7 @@ public final class ICMPSocket {
             }
         }
         if let name = options.interface, case .failure(let errno) = System.bindToDevice(fd, name) {
-            throw SystemCallError("setsockopt(SO_BINDTODEVICE)", errno)
+            throw SystemCallError(ICMPSocketOptions.bindToDeviceCall, errno)
         }
         if kind == .raw {
             if let source = options.sourceAddress { try bind(fd, to: source) }

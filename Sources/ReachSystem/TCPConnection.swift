@@ -22,19 +22,16 @@ public final class TCPConnection {
         /// destination (no route, or an `unreachable`, `blackhole` or `prohibit` route).
         case routeRefused(Errno)
         case timedOut
-        /// bind(2) refused the source address asked for (EADDRNOTAVAIL: not one of this
-        /// host's; EINVAL: another family's), before any packet left.
-        case sourceRefused(Errno)
+        /// The local end asked for could not be had, before any packet left.
+        case sourceRefused(SocketBinding.Refusal)
     }
 
-    /// `source`: the local address to send from (bound before connect), nil for the kernel's choice.
+    /// `source`: the local address and link to send from (bound before connect).
     public static func connect(
-        to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
+        to address: IPAddress, port: UInt16, from source: SocketBinding = .unbound, deadline: MonotonicInstant
     ) throws(SystemCallError) -> ConnectOutcome {
         let connection = TCPConnection(descriptor: try FileDescriptor.socket(address.family, .stream))
-        if let source, let errno = connection.descriptor.bind(to: source) {
-            return .sourceRefused(errno)
-        }
+        if let refusal = connection.descriptor.bind(source) { return .sourceRefused(refusal) }
         guard var failure = connection.descriptor.connect(to: address, port: port) else {
             return .connected(connection)
         }

@@ -55,6 +55,21 @@ final class FileDescriptorTests: XCTestCase {
         XCTAssertNil(loopback)
     }
 
+    /// SO_BINDTODEVICE to a link that does not exist is refused with ENODEV
+    /// (sock_bindtoindex_locked in net/core/sock.c), before the address is tried; to lo it
+    /// is taken, and the address is then bound (or refused) as alone.
+    func testBindingToALinkThenAnAddress() throws {
+        let socket = try FileDescriptor.socket(.ipv4, .datagram)
+        let missing = socket.bind(SocketBinding(address: try IPAddress.parse("127.0.0.1"), interface: "rch-nosuch0"))
+        let elsewhere = socket.bind(SocketBinding(address: try IPAddress.parse("192.0.2.1"), interface: "lo"))
+        let loopback = socket.bind(SocketBinding(address: try IPAddress.parse("127.0.0.1"), interface: "lo"))
+        let unbound = try FileDescriptor.socket(.ipv6, .stream).bind(.unbound)
+        XCTAssertEqual(missing, .interface(.noDevice))
+        XCTAssertEqual(elsewhere, .address(.addressNotAvailable))
+        XCTAssertNil(loopback)
+        XCTAssertNil(unbound)
+    }
+
     /// Two datagram sockets on loopback: connect fixes the peer, send and receive move bytes,
     /// and a wait with nothing queued times out empty.
     func testDatagramOnLoopback() throws {

@@ -59,12 +59,12 @@ public struct HTTPProbe: Sendable {
     }
 
     /// The request's connection, its time added to the connect phase.
-    public func connect(_ address: IPAddress, port: UInt16, deadline: MonotonicInstant, phases: inout Phases) throws
-        -> Result<TCPConnection, TCPProbe.Failure>
-    {
+    public func connect(
+        _ address: IPAddress, port: UInt16, from source: SocketBinding = .unbound, deadline: MonotonicInstant, phases: inout Phases
+    ) throws -> Result<TCPConnection, TCPProbe.Failure> {
         let connectStart = MonotonicInstant.now()
         defer { phases.connect += MonotonicInstant.now() - connectStart }
-        return try TCPProbe.connect(to: address, port: port, deadline: deadline)
+        return try TCPProbe.connect(to: address, port: port, from: source, deadline: deadline)
     }
 
     /// Sends `request` whole over `stream` and reads the one response to it, timing the

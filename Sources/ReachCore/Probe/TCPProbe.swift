@@ -18,6 +18,8 @@ public enum TCPProbe {
             case timedOut
             /// The source address asked for could not be bound (not one of this host's).
             case sourceRefused
+            /// The link asked for could not be bound to (SO_BINDTODEVICE: no such link).
+            case interfaceRefused
         }
 
         public var kind: Kind
@@ -34,10 +36,11 @@ public enum TCPProbe {
         }
     }
 
-    /// A connection to `address` port `port` (from `source`, when given), or the failure that
-    /// says why there is none. A failing system call that says nothing about the network is thrown.
+    /// A connection to `address` port `port` (from `source`'s address and link, when given),
+    /// or the failure that says why there is none. A failing system call that says nothing
+    /// about the network is thrown.
     public static func connect(
-        to address: IPAddress, port: UInt16, from source: IPAddress? = nil, deadline: MonotonicInstant
+        to address: IPAddress, port: UInt16, from source: SocketBinding = .unbound, deadline: MonotonicInstant
     ) throws -> Result<TCPConnection, Failure> {
         result(of: try TCPConnection.connect(to: address, port: port, from: source, deadline: deadline), address: address, port: port)
     }
@@ -52,7 +55,17 @@ public enum TCPProbe {
                 .routeRefused, detail: "\(address) port \(port): \(UnreachableReason.describe(refusal: errno))",
                 routeRefusal: UnreachableReason(routeRefusal: errno)))
         case .timedOut: return .failure(Failure(.timedOut, detail: "timed out connecting to \(address) port \(port)"))
-        case .sourceRefused(let errno): return .failure(Failure(.sourceRefused, detail: "cannot send from the source address: \(errno)"))
+        case .sourceRefused(let refusal): return .failure(Failure(refusal))
+        }
+    }
+}
+
+extension TCPProbe.Failure {
+    /// The local end the kernel refused: the source address, or the link.
+    public init(_ refusal: SocketBinding.Refusal) {
+        switch refusal {
+        case .address(let errno): self.init(.sourceRefused, detail: "cannot send from the source address: \(errno)")
+        case .interface(let errno): self.init(.interfaceRefused, detail: "cannot send through the interface: \(errno)")
         }
     }
 }

@@ -28,6 +28,8 @@ public enum DNSExchange {
             case closed
             case unreachable
             case sourceRefused
+            /// The link asked for could not be bound to (no such link).
+            case interfaceRefused
             /// The response could not be read, or answered another query over TCP.
             case malformed
         }
@@ -44,7 +46,7 @@ public enum DNSExchange {
     /// The response to `query` (whose ID is its first two bytes) from `address` port `port`.
     /// A failing system call that says nothing about the network is thrown.
     public static func run(
-        _ query: [UInt8], to address: IPAddress, port: UInt16, over transport: Transport, from source: IPAddress?,
+        _ query: [UInt8], to address: IPAddress, port: UInt16, over transport: Transport, from source: SocketBinding,
         deadline: MonotonicInstant, phases: inout Phases
     ) throws -> Result<DNSMessage, Failure> {
         let id = query.count >= 2 ? UInt16(query[0]) << 8 | UInt16(query[1]) : 0
@@ -64,9 +66,9 @@ public enum DNSExchange {
             case .routeRefused(let errno):
                 requestStart = .now()
                 return .failure(Failure(routeRefusal: errno, peer: peer))
-            case .sourceRefused(let errno):
+            case .sourceRefused(let refusal):
                 requestStart = .now()
-                return .failure(Failure(sourceRefused: errno))
+                return .failure(Failure(refusal))
             }
             requestStart = .now()
             return try exchange(query, id: id, over: connection, peer: peer, deadline: deadline)
@@ -82,7 +84,7 @@ public enum DNSExchange {
 
     /// A TCP connection for queries to `address` port `port`, or why none opened.
     public static func connect(
-        to address: IPAddress, port: UInt16, from source: IPAddress?, deadline: MonotonicInstant
+        to address: IPAddress, port: UInt16, from source: SocketBinding, deadline: MonotonicInstant
     ) throws -> Result<TCPConnection, Failure> {
         let peer = "\(address) port \(port)"
         switch try TCPConnection.connect(to: address, port: port, from: source, deadline: deadline) {
@@ -91,7 +93,7 @@ public enum DNSExchange {
         case .timedOut: return .failure(Failure(kind: .timedOut, detail: "timed out connecting to \(peer)"))
         case .unreachable(let errno): return .failure(Failure(kind: .unreachable, detail: "\(peer): \(errno)"))
         case .routeRefused(let errno): return .failure(Failure(routeRefusal: errno, peer: peer))
-        case .sourceRefused(let errno): return .failure(Failure(sourceRefused: errno))
+        case .sourceRefused(let refusal): return .failure(Failure(refusal))
         }
     }
 
@@ -153,8 +155,12 @@ extension DNSExchange.Failure {
             routeRefusal: UnreachableReason(routeRefusal: errno))
     }
 
-    init(sourceRefused errno: Errno) {
-        self.init(kind: .sourceRefused, detail: "cannot send from the source address: \(errno)")
+    /// The local end the kernel refused: the source address, or the link.
+    init(_ refusal: SocketBinding.Refusal) {
+        switch refusal {
+        case .address(let errno): self.init(kind: .sourceRefused, detail: "cannot send from the source address: \(errno)")
+        case .interface(let errno): self.init(kind: .interfaceRefused, detail: "cannot send through the interface: \(errno)")
+        }
     }
 
     init(networkError errno: Errno, peer: String) {

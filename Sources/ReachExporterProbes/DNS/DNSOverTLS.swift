@@ -15,7 +15,7 @@ public enum DNSOverTLS {
     /// unless the settings do. A failing system call that says nothing about the network is
     /// thrown.
     public static func run(
-        _ query: [UInt8], to address: IPAddress, port: UInt16, host: String, settings: TLSSettings, from source: IPAddress?,
+        _ query: [UInt8], to address: IPAddress, port: UInt16, host: String, settings: TLSSettings, from source: SocketBinding,
         deadline: MonotonicInstant, phases: inout DNSExchange.Phases
     ) throws -> Outcome {
         let start = MonotonicInstant.now()

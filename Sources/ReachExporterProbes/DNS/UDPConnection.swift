@@ -14,19 +14,17 @@ public final class UDPConnection {
         case connected(UDPConnection)
         /// connect refused by the kernel's route lookup before any packet could leave.
         case routeRefused(Errno)
-        /// bind(2) refused the source address asked for (EADDRNOTAVAIL: not one of this
-        /// host's; EINVAL: another family's), before any packet left.
-        case sourceRefused(Errno)
+        /// The local end asked for could not be had, before any packet left.
+        case sourceRefused(SocketBinding.Refusal)
     }
 
-    /// From `source` when given (port chosen by the kernel), to `address` port `port`.
+    /// From `source`'s address and link when given (port chosen by the kernel), to `address`
+    /// port `port`.
     public static func connect(
-        to address: IPAddress, port: UInt16, from source: IPAddress? = nil
+        to address: IPAddress, port: UInt16, from source: SocketBinding = .unbound
     ) throws(SystemCallError) -> ConnectOutcome {
         let connection = UDPConnection(descriptor: try FileDescriptor.socket(address.family, .datagram))
-        if let source, let failure = connection.descriptor.bind(to: source) {
-            return .sourceRefused(failure)
-        }
+        if let refusal = connection.descriptor.bind(source) { return .sourceRefused(refusal) }
         // A datagram socket's connect sends nothing: it only looks up the route and fixes the peer.
         if let failure = connection.descriptor.connect(to: address, port: port) {
             let routeRefusals: [Errno] = [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied]

@@ -61,14 +61,17 @@ public struct GRPCHealthCheck: Sendable {
         }
     }
 
-    /// Calls Check on `address` port `port`, `authority` as the request's :authority (the
-    /// target as written, as grpc-go sends it), within `deadline`. A failing system call
-    /// that says nothing about the network is thrown.
+    /// Calls Check on `address` port `port` from `source`, `authority` as the request's
+    /// :authority (the target as written, as grpc-go sends it), within `deadline`. A failing
+    /// system call that says nothing about the network is thrown.
     /// With TLS, the server is named `host` unless tls_config names it (blackbox_exporter
     /// sets ServerName to the target's host).
-    public func run(to address: IPAddress, port: UInt16, host: String, authority: String, deadline: MonotonicInstant) throws -> Outcome {
+    public func run(
+        to address: IPAddress, port: UInt16, host: String, authority: String, from source: SocketBinding = .unbound,
+        deadline: MonotonicInstant
+    ) throws -> Outcome {
         let connection: TCPConnection
-        switch try TCPProbe.connect(to: address, port: port, deadline: deadline) {
+        switch try TCPProbe.connect(to: address, port: port, from: source, deadline: deadline) {
         case .success(let open): connection = open
         case .failure(let failure): return Outcome(statusCode: .unavailable, failure: .notConnected(failure), detail: failure.detail)
         }

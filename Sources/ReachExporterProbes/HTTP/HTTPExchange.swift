@@ -79,13 +79,15 @@ public enum HTTPExchange {
 
     /// `tls` nil: plain HTTP. The TLS peer is returned beside the outcome once the
     /// handshake succeeded (for a plain request through an https:// proxy, the proxy's).
+    /// The connection is made from `source`'s address and link.
     public static func run(
         _ request: Request, to address: IPAddress, port: UInt16, host: String, tls: TLSSettings?, via proxy: Proxy? = nil,
-        deadline: MonotonicInstant, phases: inout HTTPProbe.Phases
+        from source: SocketBinding = .unbound, deadline: MonotonicInstant, phases: inout HTTPProbe.Phases
     ) throws -> (outcome: Outcome, peer: TLSStream.Peer?) {
         let probe = HTTPProbe(userAgent: "")
         let connection: TCPConnection
-        switch try probe.connect(proxy?.address ?? address, port: proxy?.port ?? port, deadline: deadline, phases: &phases) {
+        let dialled = (address: proxy?.address ?? address, port: proxy?.port ?? port)
+        switch try probe.connect(dialled.address, port: dialled.port, from: source, deadline: deadline, phases: &phases) {
         case .success(let open): connection = open
         case .failure(let why): return (.http(.notConnected(why)), nil)
         }

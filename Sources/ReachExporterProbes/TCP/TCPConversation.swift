@@ -59,7 +59,7 @@ public struct TCPConversation: Sendable {
     /// handshake is returned beside the outcome, as blackbox_exporter reports it even when a
     /// later step fails. A failing system call that says nothing about the network is thrown.
     public func run(
-        to address: IPAddress, port: UInt16, host: String, from source: IPAddress?, deadline: MonotonicInstant
+        to address: IPAddress, port: UInt16, host: String, from source: SocketBinding, deadline: MonotonicInstant
     ) throws -> (outcome: Outcome, peer: TLSStream.Peer?) {
         var stream: any ByteStream
         switch try TCPProbe.connect(to: address, port: port, from: source, deadline: deadline) {

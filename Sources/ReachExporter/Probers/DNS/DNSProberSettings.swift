@@ -34,7 +34,7 @@ public struct DNSProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     /// The dns prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
         [
-            .preferredIPProtocol, .ipProtocolFallback, .flag("dns_over_tls", \.dnsOverTLS), .sourceIPAddress,
+            .preferredIPProtocol, .ipProtocolFallback, .flag("dns_over_tls", \.dnsOverTLS), .sourceIPAddress, .sourceInterface,
             .choice("transport_protocol", \.transportProtocol, ["udp", "tcp"]),
             .choice("query_class", \.queryClass, DNSParameters.classNames),
             ProberKey(
@@ -53,6 +53,7 @@ public struct DNSProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> DNSProberSettings {
         var settings = DNSProberSettings()
         try reader.read(node, at: "dns", into: &settings, keys)
+        try settings.address.settle(node, at: "dns")
         // config.go DNSProbe.UnmarshalYAML.
         if settings.queryName.isEmpty { throw ConfigurationError(node.mark?.line, "dns: query name must be set for DNS module") }
         // dns.go fails every probe of such a module ("Expected transport protocol tcp for

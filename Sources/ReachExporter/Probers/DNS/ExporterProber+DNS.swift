@@ -17,7 +17,7 @@ extension ExporterProber {
         dns.resolve = measurement.lookup
         let question = try settings.question
         let query = DNSMessage.query(id: .random(in: 0...UInt16.max), question, recursionDesired: settings.recursionDesired)
-        let source = settings.address.source
+        let source = settings.address.binding
         let port = request.target.port ?? (settings.dnsOverTLS ? 853 : 53)
         let exchanged: Result<DNSMessage, DNSExchange.Failure>
         if settings.dnsOverTLS {
@@ -74,6 +74,7 @@ extension ProbeFailureReason {
         case .closed: return .connectionClosed
         case .unreachable: return failure.routeRefusal.map(route) ?? .hostUnreachable
         case .sourceRefused: return .sourceAddressUnavailable
+        case .interfaceRefused: return .sourceInterfaceUnavailable
         case .malformed: return .malformedResponse
         }
     }

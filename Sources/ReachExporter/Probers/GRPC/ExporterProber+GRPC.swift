@@ -15,7 +15,8 @@ extension ExporterProber {
         let authority = (target.host.contains(":") ? "[\(target.host)]" : target.host) + ":\(port)"
         let checkStart = MonotonicInstant.now()
         let check = GRPCHealthCheck(service: settings.service, tls: settings.tls ? settings.tlsConfig : nil)
-        let outcome = try check.run(to: address, port: port, host: target.host, authority: authority, deadline: deadline)
+        let outcome = try check.run(
+            to: address, port: port, host: target.host, authority: authority, from: settings.address.binding, deadline: deadline)
         grpc.checkSeconds = (MonotonicInstant.now() - checkStart).secondsValue
         grpc.statusCode = outcome.statusCode.rawValue
         grpc.servingStatus = outcome.servingStatus

@@ -21,12 +21,16 @@ public struct GRPCProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
 
     /// The grpc prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
-        [.text("service", \.service), .flag("tls", \.tls), .ipProtocolFallback, .preferredIPProtocol, .tlsConfig(\.tlsConfig)]
+        [
+            .text("service", \.service), .flag("tls", \.tls), .ipProtocolFallback, .preferredIPProtocol, .sourceInterface,
+            .tlsConfig(\.tlsConfig),
+        ]
     }
 
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> GRPCProberSettings {
         var settings = GRPCProberSettings()
         try reader.read(node, at: "grpc", into: &settings, keys)
+        try settings.address.settle(node, at: "grpc")
         return settings
     }
 }

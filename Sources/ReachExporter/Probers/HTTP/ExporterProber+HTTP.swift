@@ -35,7 +35,8 @@ extension ExporterProber {
             }
             let (outcome, peer) = try HTTPExchange.run(
                 request, to: address, port: target.port ?? 80, host: target.host,
-                tls: target.secure ? Self.tls(module.http, for: target) : nil, via: proxy, deadline: deadline, phases: &http.phases)
+                tls: target.secure ? Self.tls(module.http, for: target) : nil, via: proxy, from: module.http.address.binding,
+                deadline: deadline, phases: &http.phases)
             http.tls = peer
             guard let response = Self.response(of: outcome, module.http, into: &measurement, &http) else { return }
             measurement.success = module.accepts(statusCode: response.statusCode)
@@ -155,7 +156,7 @@ extension ExporterProber {
         }
         let (outcome, _) = try HTTPExchange.run(
             try Self.request(for: url, settings: form), to: address, port: url.port ?? 80, host: url.host, tls: url.secure ? tls : nil,
-            via: proxy, deadline: deadline, phases: &phases)
+            via: proxy, from: module.http.address.binding, deadline: deadline, phases: &phases)
         guard case .http(.response(let response, _)) = outcome, (200..<300).contains(response.statusCode) else { return nil }
         return HTTPClientSettings.OAuth2.accessToken(in: response.body)
     }

@@ -15,7 +15,8 @@ public struct HTTPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     public var validStatusCodes: [Int] = []
     /// Empty: any version.
     public var validHTTPVersions: [String] = []
-    /// Its source address unused: blackbox_exporter 0.23's http prober has no such key.
+    /// Its source address unused: blackbox_exporter 0.23's http prober has no such key (reach's
+    /// source_interface it has).
     public var address = AddressSettings()
     public var skipResolvePhaseWithProxy = false
     public var failIfSSL = false
@@ -55,7 +56,8 @@ public struct HTTPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
                 "valid_http_versions",
                 read: { settings, node, key, _ throws(ConfigurationError) in settings.validHTTPVersions = try node.texts(key) },
                 shown: { DebugValue.list($0.validHTTPVersions) }),
-            .preferredIPProtocol, .ipProtocolFallback, .flag("skip_resolve_phase_with_proxy", \.skipResolvePhaseWithProxy),
+            .preferredIPProtocol, .ipProtocolFallback, .sourceInterface,
+            .flag("skip_resolve_phase_with_proxy", \.skipResolvePhaseWithProxy),
             .flag("fail_if_ssl", \.failIfSSL), .flag("fail_if_not_ssl", \.failIfNotSSL),
             ProberKey(
                 "method", read: { settings, node, key, _ throws(ConfigurationError) in settings.method = try method(node, key) },
@@ -81,6 +83,7 @@ public struct HTTPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> HTTPProberSettings {
         var settings = HTTPProberSettings()
         try reader.read(node, at: "http", into: &settings, keys)
+        try settings.address.settle(node, at: "http")
         try settings.client.validate(line: node.mark?.line)
         if let noFollowRedirects = settings.noFollowRedirects { settings.client.followRedirects = !noFollowRedirects }
         settings.noFollowRedirects = nil

@@ -15,7 +15,7 @@ public struct ICMPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     /// The icmp prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
         [
-            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress,
+            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress, .sourceInterface,
             ProberKey(
                 "payload_size",
                 // An IPv4 datagram holds at most 65,535 bytes, 28 of them the IP and ICMP headers.
@@ -36,6 +36,7 @@ public struct ICMPProberSettings: Hashable, Sendable, BlackboxSettings, AddressC
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> ICMPProberSettings {
         var settings = ICMPProberSettings()
         try reader.read(node, at: "icmp", into: &settings, keys)
+        try settings.address.settle(node, at: "icmp")
         return settings
     }
 }

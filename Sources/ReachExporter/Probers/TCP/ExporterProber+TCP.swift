@@ -12,7 +12,7 @@ extension ExporterProber {
         into measurement: inout ProbeMeasurement
     ) throws {
         let conversation = TCPConversation(steps: settings.queryResponse.map(\.step), tls: settings.tls, tlsSettings: settings.tlsConfig)
-        let source = settings.address.source
+        let source = settings.address.binding
         let (outcome, peer) = try conversation.run(
             to: address, port: target.port ?? 0, host: target.host, from: source, deadline: deadline)
         measurement.detail = .tcp(.init(tls: peer))

@@ -22,7 +22,7 @@ public struct TCPProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     /// The tcp prober's keys, in the debug output's order.
     static var keys: [ProberKey<Self>] {
         [
-            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress, .flag("tls", \.tls),
+            .preferredIPProtocol, .ipProtocolFallback, .sourceIPAddress, .sourceInterface, .flag("tls", \.tls),
             ProberKey("query_response") { settings, node, key, reader throws(ConfigurationError) in
                 settings.queryResponse = try queryResponse(node, key, reader)
             },
@@ -33,6 +33,7 @@ public struct TCPProberSettings: Hashable, Sendable, BlackboxSettings, AddressCh
     static func parse(_ node: Node, _ reader: ConfigurationReader) throws(ConfigurationError) -> TCPProberSettings {
         var settings = TCPProberSettings()
         try reader.read(node, at: "tcp", into: &settings, keys)
+        try settings.address.settle(node, at: "tcp")
         return settings
     }
 
