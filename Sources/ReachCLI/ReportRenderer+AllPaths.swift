@@ -23,6 +23,7 @@ extension ReportRenderer {
             text.append(utf8: "\(choice.routeType) route")
         }
         if let gateway = report.gateway { text.append(utf8: ", gateway \(gateway)") }
+        if let prefix = choice.prefix { text.append(utf8: ", route \(prefix)") }
         text.append(utf8: ", metric \(choice.metric), table \(choice.tableName)")
         // The main table's own rule goes without saying; any other is how the path is reached.
         if choice.ruleSelector != "all" || choice.table != 254 {
@@ -66,6 +67,8 @@ extension ReportRenderer {
             writer.string(report.gateway)
             writer.key("source")
             writer.string(report.source)
+            writer.key("prefix")
+            writer.string(choice.prefix)
             writer.key("metric")
             writer.int(Int64(choice.metric))
             writer.key("table")

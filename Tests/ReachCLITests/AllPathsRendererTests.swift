@@ -53,6 +53,12 @@ final class AllPathsRendererTests: XCTestCase {
         ])
         noRoute.allPaths = []
         XCTAssertEqual(renderer.text(noRoute), "IPv6: not reachable (no route)\n  no default route\n")
+        var split = try choice("tun0", 9, gateway: nil, metric: 0, inUse: true)
+        split.prefix = "0.0.0.0/1"
+        var words: [UInt8] = []
+        renderer.write(split, to: &words)
+        XCTAssertEqual(String(decoding: words, as: UTF8.self),
+                       "tun0 (ethernet, up), route 0.0.0.0/1, metric 0, table main: reachable, in use")
     }
 
     func testAllPathsInJSONInTheSameOrder() throws {

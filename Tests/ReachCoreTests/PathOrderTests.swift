@@ -80,6 +80,31 @@ final class PathOrderTests: XCTestCase {
         XCTAssertNil(PathOrder.inUse(order, answer: .rejected(.networkUnreachable)))
     }
 
+    /// A VPN's split routes win over the default route: the one the lookup took is listed
+    /// first, with its prefix, then the default routes.
+    func testASplitRouteInUseIsListedFirstWithItsPrefix() throws {
+        let eth = LinkFacts(index: 2, name: "eth0", hardwareType: .ether, flags: [.up, .running, .lowerUp], operState: .up)
+        let tun = LinkFacts(index: 9, name: "tun0", hardwareType: .none, flags: [.up, .running, .lowerUp, .pointToPoint],
+                            operState: .unknown)
+        func split(_ network: String) -> TableRoute {
+            TableRoute(route: RouteAnswer(family: .ipv4, type: .unicast, table: 254, outputInterface: 9, destination: address(network)),
+                       destinationLength: 1)
+        }
+        let reference = ReachabilityEvaluator.internetDestination(.ipv4)
+        let taken = RouteAnswer(family: .ipv4, type: .unicast, table: 254, outputInterface: 9, destination: reference)
+        var evaluator = PathEvaluator(kernel: FakeKernel(routes: [reference: .route(taken)], links: [eth, tun]))
+        evaluator.tables = FakeTables(rules: [Self.main], routes: [
+            split("0.0.0.0"), split("128.0.0.0"), route(2, via: "198.18.1.1", metric: 100),
+        ])
+        let paths = try evaluator.allPaths(to: reference)
+        XCTAssertEqual(paths.map { $0.report.link?.name }, ["tun0", "eth0"])
+        XCTAssertEqual(paths.map(\.prefix), ["0.0.0.0/1", nil])
+        XCTAssertEqual(paths.map(\.inUse), [true, false])
+        XCTAssertTrue(PathOrder.holds(address("128.0.0.0"), length: 1, address("203.0.113.1")))
+        XCTAssertFalse(PathOrder.holds(address("128.0.0.0"), length: 1, address("8.8.8.8")))
+        XCTAssertFalse(PathOrder.holds(address("128.0.0.0"), length: 40, address("8.8.8.8")), "a length past the address")
+    }
+
     /// The evaluator over fakes: each path evaluated, the one in use first, `-I` keeps its link's.
     func testAllPathsPutTheOneInUseFirstWithVerdicts() throws {
         let up0 = LinkFacts(index: 2, name: "up0", hardwareType: .ether, flags: [.up, .running, .lowerUp], operState: .lowerLayerDown,

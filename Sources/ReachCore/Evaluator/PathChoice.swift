@@ -18,6 +18,9 @@ public struct PathChoice: Hashable, Sendable {
     public var ruleSelector: String
     public var table: UInt32
     public var metric: UInt32
+    /// The route's prefix when it is not a default route: the more specific route the lookup
+    /// took instead (a VPN's `0.0.0.0/1` and `128.0.0.0/1`); nil for `default`.
+    public var prefix: String?
     public var routeType: RouteType
     /// The verdict on the path, as for the route in use: link, gateway, source, flags, reason.
     public var report: PathReport
@@ -25,12 +28,13 @@ public struct PathChoice: Hashable, Sendable {
     /// The kernel's route lookup for the family's reference address answered with this path.
     public var inUse = false
 
-    public init(rulePriority: UInt32, ruleSelector: String, table: UInt32, metric: UInt32, routeType: RouteType, report: PathReport,
-                skip: Skip? = nil, inUse: Bool = false) {
+    public init(rulePriority: UInt32, ruleSelector: String, table: UInt32, metric: UInt32, prefix: String? = nil, routeType: RouteType,
+                report: PathReport, skip: Skip? = nil, inUse: Bool = false) {
         self.rulePriority = rulePriority
         self.ruleSelector = ruleSelector
         self.table = table
         self.metric = metric
+        self.prefix = prefix
         self.routeType = routeType
         self.report = report
         self.skip = skip
@@ -94,6 +98,29 @@ public enum PathOrder {
         if hop.flags.contains(.linkDown), let index = hop.outputInterface, ignoresLinkDown(index) { return .linkDownIgnored }
         if hop.flags.contains(.dead) { return .deadNextHop }
         return nil
+    }
+
+    /// The route a lookup took when it was no default route (a VPN's `0.0.0.0/1`): the most
+    /// specific route of the answer's table through its link and gateway that holds
+    /// `destination`, as the table itself would match it; nil when none does.
+    public static func coveringRoute(of destination: IPAddress, answer: RouteAnswer, in routes: [TableRoute]) -> TableRoute? {
+        routes.filter { route in
+            route.route.table == answer.table && route.sourceLength == 0 && route.route.type == answer.type
+                && route.nextHops.contains { $0.outputInterface == answer.outputInterface && $0.gateway == answer.gateway }
+                && route.route.destination.map { holds($0, length: route.destinationLength, destination) } == true
+        }.max { $0.destinationLength < $1.destinationLength }
+    }
+
+    /// Whether `address` is in the prefix `network`/`length`.
+    static func holds(_ network: IPAddress, length: UInt8, _ address: IPAddress) -> Bool {
+        let bits = Int(length)
+        guard network.family == address.family, network.bytes.count == address.bytes.count, bits <= network.bytes.count * 8 else {
+            return false
+        }
+        for index in 0..<(bits / 8) where network.bytes[index] != address.bytes[index] { return false }
+        guard bits % 8 > 0 else { return true }
+        let mask = UInt8(truncatingIfNeeded: 0xff << (8 - bits % 8))
+        return network.bytes[bits / 8] & mask == address.bytes[bits / 8] & mask
     }
 
     /// The candidate the kernel's lookup answered with: same table, link and gateway.

@@ -46,6 +46,8 @@ public struct WatchedState: Hashable, Sendable {
         public var linkName: String?
         public var gateway: IPAddress?
         public var table: UInt32
+        /// nil for a default route.
+        public var prefix: String?
         public var isReachable: Bool
         public var inUse: Bool
         public var skip: PathChoice.Skip?
@@ -56,14 +58,15 @@ public struct WatchedState: Hashable, Sendable {
             linkName = choice.report.link?.name
             gateway = choice.report.gateway
             table = choice.table
+            prefix = choice.prefix
             isReachable = choice.report.isReachable
             inUse = choice.inUse
             skip = choice.skip
         }
 
-        /// The same path from one evaluation to the next: its family, link, gateway and table.
+        /// The same path from one evaluation to the next: its family, link, gateway, table and route.
         public var identity: String {
-            "\(family.label) \(linkName ?? "-") \(gateway?.description ?? "-") \(table)"
+            "\(family.label) \(linkName ?? "-") \(gateway?.description ?? "-") \(table) \(prefix ?? "default")"
         }
 
         /// Each family's paths with their places in its order.
