@@ -267,6 +267,11 @@ struct ReportRenderer {
         writer.string(report.connectivity?.state.rawValue)
         writer.key("probes")
         if let connectivity = report.connectivity { writer.value(.array(connectivity.probes.map(json))) } else { writer.null() }
+        if case .host = report.subject, command == "host" {
+            // getaddrinfo's first: the address a client that tries them in turn tries first (RFC 6724 order).
+            writer.key("first_address")
+            writer.string(report.paths.first?.destination)
+        }
         if let allPaths = report.allPaths { write(allPaths: allPaths, to: &writer) }
         writer.endObject()
     }

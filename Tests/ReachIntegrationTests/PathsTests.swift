@@ -165,6 +165,9 @@ final class PathsTests: NamespaceTestCase {
         _ = try client.etcFile("hosts", "127.0.0.1 localhost\n203.0.113.10 far.reach.test\n")
         let host = try reachJSON(["host", "-I", "up1", "far.reach.test"], in: client, status: 0)
         XCTAssertEqual(host.paths.first?.link?.name, "up1")
+        let text = try reach(["host", "-I", "up1", "far.reach.test", "--json"], in: client).stdout
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        XCTAssertEqual(object["first_address"] as? String, "203.0.113.10")
     }
 
     func testBadInterfaceIsAUsageErrorUnlessWatchWaitsForIt() throws {
