@@ -8,6 +8,7 @@ struct AddrOptions: Equatable {
     var targets = TargetListOptions()
     var path = PathOptions()
     var selectors = RouteSelectorOptions()
+    var interface = InterfaceOptions()
     var output = OutputOptions()
 
     /// What help says the command is.
@@ -23,12 +24,21 @@ struct AddrOptions: Equatable {
         about: about,
         operand: .variadic(OperandName("addresses", help: "IPv4 or IPv6 literals; IPv6 may carry %zone.")) { $0.addresses.append($1) },
         options: TargetListOptions.commandLine { $1(&$0.targets) } + PathOptions.commandLine { $1(&$0.path) }
-            + RouteSelectorOptions.commandLine { $1(&$0.selectors) } + OutputOptions.commandLine { $1(&$0.output) })
+            + RouteSelectorOptions.commandLine { $1(&$0.selectors) } + InterfaceOptions.commandLine { $1(&$0.interface) }
+            + OutputOptions.commandLine { $1(&$0.output) })
 
     func execute() throws -> ExitStatus {
         let collected = try TargetList.gather(addresses, from: targets.files, limit: .stateless)
         let texts = collected.texts
-        let chosen = try selectors.selectors()
+        var chosen = try selectors.selectors()
+        if let name = try interface.checkedName() {
+            // -I is --oif by another name (ping's letter); both at once would be two answers to one question.
+            if chosen.outputInterface != nil {
+                let (letter, oif) = (InterfaceOptions.Option.interface.spelled, RouteSelectorOptions.Option.oif.spelled)
+                throw UsageError("\(letter) and \(oif) name the same thing: give one")
+            }
+            chosen.outputInterface = NetworkInterface.index(named: name)
+        }
         // Every address checked before the first is looked up (a fault in the file names its
         // line); parsed again part by part below, so a long list is never held as addresses
         // and reports at once.

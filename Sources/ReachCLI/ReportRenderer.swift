@@ -69,6 +69,7 @@ struct ReportRenderer {
                 repeated.remember(path, text[start...])
             }
             text.append(UInt8(ascii: "\n"))
+            if let allPaths = report.allPaths { write(allPaths: allPaths, family: path.family, to: &text) }
         }
         if let connectivity = report.connectivity { text += describe(connectivity).utf8 }
     }
@@ -203,6 +204,12 @@ struct ReportRenderer {
         return .raw(writer.output)
     }
 
+    /// The report's document with one more member at its end (`host --connect`'s race).
+    func json(_ report: ReachabilityReport, command: String, adding key: String, _ value: JSONValue) -> String {
+        let document = json(report, command: command).serialized()
+        return document.dropLast() + "," + JSONValue.string(key).serialized() + ":" + value.serialized() + "}"
+    }
+
     /// What a report's JSON shares with the report before it in a list, copied when equal.
     struct RepeatedJSON {
         /// `{"schema":1,"command":"addr","target":`
@@ -260,6 +267,12 @@ struct ReportRenderer {
         writer.string(report.connectivity?.state.rawValue)
         writer.key("probes")
         if let connectivity = report.connectivity { writer.value(.array(connectivity.probes.map(json))) } else { writer.null() }
+        if case .host = report.subject, command == "host" {
+            // getaddrinfo's first: the address a client that tries them in turn tries first (RFC 6724 order).
+            writer.key("first_address")
+            writer.string(report.paths.first?.destination)
+        }
+        if let allPaths = report.allPaths { write(allPaths: allPaths, to: &writer) }
         writer.endObject()
     }
 
@@ -292,34 +305,37 @@ struct ReportRenderer {
         writer.endObject()
     }
 
+    /// A link's object (a path's `link` and `underlying_link`), null for none.
+    func write(link: LinkReport?, to writer: inout JSONWriter) {
+        guard let link else { return writer.null() }
+        writer.beginObject()
+        writer.key("name")
+        writer.string(link.name)
+        writer.key("index")
+        writer.int(Int64(link.index))
+        writer.key("kind")
+        writer.string(link.kind.rawValue)
+        writer.key("operstate")
+        writer.string(link.operState.description)
+        writer.key("cellular")
+        if let cellular = link.cellular { writer.value(json(cellular)) } else { writer.null() }
+        writer.endObject()
+    }
+
+    private func json(_ cellular: CellularFacts) -> JSONValue {
+        .object([
+            ("generation", .optional(cellular.generation?.name)),
+            ("technologies", cellular.technologies.map { .array($0.members.map { .string($0.nick) }) } ?? .null),
+            ("operator", .optional(cellular.operatorName)),
+            ("operator_code", .optional(cellular.operatorCode)),
+            ("roaming", cellular.roaming.map(JSONValue.bool) ?? .null),
+            ("signal_percent", cellular.signalPercent.map { .int(Int64($0)) } ?? .null),
+            ("modem_state", .optional(cellular.modemState?.name)),
+        ])
+    }
+
     /// A path's members from "family" to "underlying_link".
     private func write(_ route: Route, to writer: inout JSONWriter) {
-        func write(_ link: LinkReport?) {
-            guard let link else { return writer.null() }
-            writer.beginObject()
-            writer.key("name")
-            writer.string(link.name)
-            writer.key("index")
-            writer.int(Int64(link.index))
-            writer.key("kind")
-            writer.string(link.kind.rawValue)
-            writer.key("operstate")
-            writer.string(link.operState.description)
-            writer.key("cellular")
-            if let cellular = link.cellular { writer.value(json(cellular)) } else { writer.null() }
-            writer.endObject()
-        }
-        func json(_ cellular: CellularFacts) -> JSONValue {
-            .object([
-                ("generation", .optional(cellular.generation?.name)),
-                ("technologies", cellular.technologies.map { .array($0.members.map { .string($0.nick) }) } ?? .null),
-                ("operator", .optional(cellular.operatorName)),
-                ("operator_code", .optional(cellular.operatorCode)),
-                ("roaming", cellular.roaming.map(JSONValue.bool) ?? .null),
-                ("signal_percent", cellular.signalPercent.map { .int(Int64($0)) } ?? .null),
-                ("modem_state", .optional(cellular.modemState?.name)),
-            ])
-        }
         writer.key("family")
         writer.string(route.family.rawValue)
         writer.key("reachable")
@@ -333,8 +349,8 @@ struct ReportRenderer {
         writer.key("reason")
         writer.string(route.reason?.rawValue)
         writer.key("link")
-        write(route.link)
+        write(link: route.link, to: &writer)
         writer.key("underlying_link")
-        write(route.underlyingLink)
+        write(link: route.underlyingLink, to: &writer)
     }
 }

@@ -6,6 +6,9 @@ import ReachSystem
 struct StatusOptions: Equatable {
     var path = PathOptions()
     var references: [String] = []
+    /// `--all`: every path out, per family, in the kernel's order.
+    var all = false
+    var interface = InterfaceOptions()
     var probes = ProbeOptions()
     var output = OutputOptions()
 
@@ -22,7 +25,7 @@ struct StatusOptions: Equatable {
         about: about,
         operand: .none,
         options: PathOptions.commandLine { $1(&$0.path) }
-            + [Option.reference]
+            + [Option.reference, Option.all] + InterfaceOptions.commandLine { $1(&$0.interface) }
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
 
     /// Each option's declaration, which the command line lists and every message that names
@@ -32,6 +35,10 @@ struct StatusOptions: Equatable {
             long: "reference", .next, valueName: "address",
             help: "Look this address up for its family instead of 8.8.8.8 or 2001:4860:4860::8888 (one per family)."
         ) { $0.references.append($1) }
+        static let all = OptionDeclaration<StatusOptions>.flag(
+            long: "all",
+            help: "Every path out, per family: each link with a default route, in the order the kernel would use them."
+        ) { $0.all = true }
     }
 
     /// The reference addresses, one per family at most, each of a family that is evaluated.
@@ -59,6 +66,8 @@ struct StatusOptions: Equatable {
         let references = try referenceAddresses()
         var evaluator = try path.makeEvaluator()
         evaluator.references = references
+        evaluator.listsAllPaths = all
+        evaluator.paths.interfaceName = try interface.checkedName()
         OutputChannel.standard.gatherBlocksUnlessTerminal()
         var report = try evaluator.evaluateInternet(families: path.families)
         if let checker {

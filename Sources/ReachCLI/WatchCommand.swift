@@ -16,6 +16,10 @@ struct WatchOptions: Equatable {
     var settle = defaultSettle
     var count: Int?
     var interface: String?
+    /// `-I`: the route looked up through this link (status's, host's and addr's -I).
+    var outputInterface = InterfaceOptions()
+    /// `--all`: every path out, each one's changes.
+    var all = false
     var resolveInterval = defaultInterval
     var probeInterval = defaultInterval
     /// `--textfile`: node_exporter's textfile collector reads this file.
@@ -52,9 +56,10 @@ struct WatchOptions: Equatable {
         ) { $0.targets.append($1) },
         options: [
             Option.until, Option.timeout, Option.settle, Option.count, Option.interface, Option.resolveInterval, Option.probeInterval,
-            Option.textfile, Option.notify, Option.debugStats, Option.debugReceiveBuffer,
+            Option.textfile, Option.notify, Option.all, Option.debugStats, Option.debugReceiveBuffer,
         ]
             + TargetListOptions.commandLine { $1(&$0.targetList) } + PathOptions.commandLine { $1(&$0.path) }
+            + InterfaceOptions.commandLine { $1(&$0.outputInterface) }
             + ProbeOptions.commandLine { $1(&$0.probes) } + OutputOptions.commandLine { $1(&$0.output) })
 
     /// Each option's declaration, which the command line lists and every message that names
@@ -95,6 +100,10 @@ struct WatchOptions: Equatable {
             long: "notify",
             help: "Tell systemd over $NOTIFY_SOCKET: STATUS= at each state, READY=1 once \(until.spelled) holds (without it: at the first)."
         ) { $0.notify = true }
+        static let all: Declared = .flag(
+            long: "all",
+            help: "Every path out, as status \(StatusOptions.Option.all.spelled) lists them: a line when one changes place, verdict or use."
+        ) { $0.all = true }
         // Hidden, for the tests: statistics at the end, and a tiny netlink receive buffer
         // that makes the kernel drop messages (the overrun test).
         static let debugStats: Declared = .flag(long: "debug-stats", help: nil) { $0.debugStats = true }
@@ -111,6 +120,8 @@ struct WatchOptions: Equatable {
         var condition: WaitCondition?
         var configuration: WatchConfiguration
         var resolveInterval: TimeSpan
+        /// `-I`'s link, checked (it may not exist yet while `--until` waits).
+        var outputInterface: String?
     }
 
     private func plan() throws -> Plan {
@@ -124,6 +135,8 @@ struct WatchOptions: Equatable {
         let condition = try until.map(Self.condition)
         if let count, count < 1 { throw UsageError("\(Option.count.spelled) must be at least 1: '\(count)'") }
         if let interface { try Self.validateInterface(interface, waitingUntil: condition != nil) }
+        let outputInterfaceName = try outputInterface.checkedName(waiting: condition != nil)
+        if all && texts != nil { throw UsageError("\(Option.all.spelled) watches the internet's paths: give no target") }
         let configuration = WatchConfiguration(
             settle: settle, until: condition, timeout: timeout, count: count)
         if let textfile {
@@ -134,7 +147,7 @@ struct WatchOptions: Equatable {
         }
         return Plan(
             targets: watchTargets, checker: checker, probeEvery: probeInterval, condition: condition, configuration: configuration,
-            resolveInterval: resolveInterval)
+            resolveInterval: resolveInterval, outputInterface: outputInterfaceName)
     }
 
     func execute() throws -> ExitStatus {
@@ -150,10 +163,13 @@ struct WatchOptions: Equatable {
             readerDescriptor: OutputChannel.standard.fileDescriptor,
             receiveBufferSize: debugReceiveBuffer ?? KernelWatchEvents.defaultReceiveBufferSize, services: linkFacts)
         linkFacts.subscribe()
+        var evaluator = try path.makeEvaluator(linkFacts: linkFacts)
+        evaluator.paths.interfaceName = plan.outputInterface
+        evaluator.listsAllPaths = all
         let loop = WatchLoop(
             targets: plan.targets, any: targetList.any, configuration: plan.configuration, resolveInterval: plan.resolveInterval,
             interface: interface, probing: checker.map { WatchProbing(checker: $0, interval: plan.probeEvery) },
-            evaluator: try path.makeEvaluator(linkFacts: linkFacts), events: events)
+            evaluator: evaluator, events: events)
         // ICMP probes open a socket per check: CAP_NET_RAW stays permitted (never
         // effective but around socket()) for as long as the watch runs; the rest goes now.
         if checker?.usesICMP == true { try Capabilities.limitToNetRaw() }
@@ -216,9 +232,9 @@ struct WatchOptions: Equatable {
     /// It must exist, as for `ping -I` and `addr --oif`, unless `--until` waits: then the link
     /// may come later (a VPN's or a modem's), as systemd-networkd-wait-online --interface waits.
     static func validateInterface(_ name: String, waitingUntil: Bool) throws {
-        let valid = !name.isEmpty && name.utf8.count <= 15 && name != "." && name != ".."
-            && !name.unicodeScalars.contains { $0 == "/" || $0 == ":" || $0.properties.isWhitespace || $0.value < 0x20 || $0 == "\u{FFFD}" }
-        if !valid { throw UsageError("\(Option.interface.spelled): invalid interface name '\(PrintableText.escaped(name))'") }
+        if !InterfaceOptions.isValidName(name) {
+            throw UsageError("\(Option.interface.spelled): invalid interface name '\(PrintableText.escaped(name))'")
+        }
         if !waitingUntil && NetworkInterface.index(named: name) == nil {
             let shown = PrintableText.escaped(name)
             throw UsageError("\(Option.interface.spelled): unknown interface '\(shown)' (\(Option.until.spelled) waits for one to appear)")

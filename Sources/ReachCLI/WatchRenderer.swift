@@ -3,14 +3,16 @@ import ReachSystem
 
 /// The lines and JSON objects of `watch`, built on the status renderer: one line per
 /// path (family, or address of a host) whose compared state changed, with what it was;
-/// with `--probe`, a `connectivity:` line when the connectivity state changed.
+/// with `--probe`, a `connectivity:` line when the connectivity state changed; with `--all`, a
+/// line per path out whose place, verdict or use changed.
 struct WatchRenderer {
     var report: ReportRenderer
 
-    /// What a slot compares: a path's compared fields, or the connectivity state.
+    /// What a slot compares: a path's compared fields, the connectivity state, or a path out.
     private enum Compared: Equatable {
         case path(WatchedState.Path)
         case connectivity(ConnectivityState)
+        case alternative(WatchedState.Alternative)
     }
 
     /// One labelled part of a state: a path, the connectivity, or a host name that did not resolve.
@@ -23,6 +25,18 @@ struct WatchRenderer {
         var isConnectivity: Bool {
             if case .connectivity = compared { return true }
             return false
+        }
+
+        /// What a slot that is not there was: a host's address, or (`--all`) a path out.
+        var absence: String {
+            if case .alternative = compared { return "not a path out" }
+            return "not among the addresses"
+        }
+
+        /// What a slot that went away is no longer.
+        var gone: String {
+            if case .alternative = compared { return "no longer a path out" }
+            return "no longer among the addresses"
         }
     }
 
@@ -43,10 +57,10 @@ struct WatchRenderer {
             for slot in current where !slot.isConnectivity {
                 let before = previous.first { $0.id == slot.id }
                 guard before?.compared != slot.compared else { continue }
-                lines += "\(time)  \(slot.label): \(slot.text)   was: \(before?.text ?? "not among the addresses")\n"
+                lines += "\(time)  \(slot.label): \(slot.text)   was: \(before?.text ?? slot.absence)\n"
             }
             for slot in previous where !current.contains(where: { $0.id == slot.id }) {
-                lines += "\(time)  \(slot.label): no longer among the addresses   was: \(slot.text)\n"
+                lines += "\(time)  \(slot.label): \(slot.gone)   was: \(slot.text)\n"
             }
         }
         // The connectivity line comes after the paths it depends on.
@@ -59,13 +73,45 @@ struct WatchRenderer {
     }
 
     func json(_ event: WatchEvent) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("schema", .int(jsonSchemaVersion)),
             ("event", .string(event.kind.rawValue)),
             ("time", .string(UTCTimestamp.iso8601(event.time))),
             ("current", report.json(event.current, command: "watch")),
             ("previous", event.previous.map { report.json($0, command: "watch") } ?? .null),
-        ])
+        ]
+        if let allPaths = event.current.allPaths {
+            members.append(("path_changes", .array(Self.pathChanges(from: event.previous?.allPaths ?? [], to: allPaths))))
+        }
+        return .object(members)
+    }
+
+    /// `--all`: each path out that changed, by its family, link, gateway and table, with the
+    /// names of what changed ("added" and "removed" for a path that came or went).
+    static func pathChanges(from previous: [PathChoice], to current: [PathChoice]) -> [JSONValue] {
+        let before = WatchedState.Alternative.ranked(previous)
+        let now = WatchedState.Alternative.ranked(current)
+        var changes: [JSONValue] = []
+        func change(_ path: WatchedState.Alternative, _ changed: [String]) -> JSONValue {
+            .object([
+                ("family", .string(path.family.rawValue)), ("link", .optional(path.linkName)),
+                ("gateway", .optional(path.gateway?.description)), ("table", .int(Int64(path.table))),
+                ("changed", .array(changed.map(JSONValue.string))),
+            ])
+        }
+        for path in now {
+            guard let was = before.first(where: { $0.identity == path.identity }) else {
+                changes.append(change(path, ["added"]))
+                continue
+            }
+            let changed = [
+                ("rank", was.rank != path.rank), ("reachable", was.isReachable != path.isReachable),
+                ("in_use", was.inUse != path.inUse), ("skipped", was.skip != path.skip),
+            ].filter(\.1).map(\.0)
+            if !changed.isEmpty { changes.append(change(path, changed)) }
+        }
+        for path in before where !now.contains(where: { $0.identity == path.identity }) { changes.append(change(path, ["removed"])) }
+        return changes
     }
 
     /// A state on one line, its paths (and connectivity) separated by "; ": `watch
@@ -81,6 +127,14 @@ struct WatchRenderer {
         var slots = state.paths.map { path in
             Slot(id: path.destination.description, label: report.label(for: path, in: state.subject),
                  text: report.describe(path), compared: .path(WatchedState.Path(path)))
+        }
+        if let allPaths = state.allPaths {
+            for (choice, path) in zip(allPaths, WatchedState.Alternative.ranked(allPaths)) {
+                var words: [UInt8] = []
+                report.write(choice, to: &words)
+                slots.append(Slot(id: "path " + path.identity, label: "\(path.family.label) path",
+                                  text: "\(path.rank). " + String(decoding: words, as: UTF8.self), compared: .alternative(path)))
+            }
         }
         if let connectivity = state.connectivity {
             slots.append(Slot(id: "connectivity", label: "connectivity", text: report.summary(connectivity),

@@ -47,6 +47,34 @@ public final class TCPConnection {
         return try verdict(for: failure, call: "connect")
     }
 
+    /// How `start` left a connect: begun and not yet ended, or ended at once.
+    public enum Start {
+        case inProgress(TCPConnection)
+        case finished(ConnectOutcome)
+    }
+
+    /// Begins a connect without waiting for it: Happy Eyeballs (RFC 8305) keeps several in
+    /// flight, polls `readinessDescriptor` for writable, then asks `finishConnect()`.
+    public static func start(to address: IPAddress, port: UInt16) throws(SystemCallError) -> Start {
+        let connection = TCPConnection(descriptor: try FileDescriptor.socket(address.family, .stream))
+        guard let failure = connection.descriptor.connect(to: address, port: port) else { return .finished(.connected(connection)) }
+        if [.networkUnreachable, .hostUnreachable, .invalidArgument, .permissionDenied].contains(failure) {
+            return .finished(.routeRefused(failure))
+        }
+        if failure == .operationInProgress || failure == .interrupted { return .inProgress(connection) }
+        return .finished(try verdict(for: failure, call: "connect"))
+    }
+
+    /// The descriptor that polls writable when a connect begun by `start` has ended.
+    public var readinessDescriptor: FileDescriptor.Number { descriptor.number }
+
+    /// How a connect begun by `start` ended, once its descriptor polled ready (SO_ERROR).
+    public func finishConnect() throws(SystemCallError) -> ConnectOutcome {
+        let failure = try descriptor.pendingError()
+        if failure.rawValue == 0 { return .connected(self) }
+        return try Self.verdict(for: failure, call: "connect")
+    }
+
     /// Connection errors that say something about the network, not about us.
     static func verdict(for failure: Errno, call: String) throws(SystemCallError) -> ConnectOutcome {
         switch failure.rawValue {

@@ -44,8 +44,7 @@ enum HelpGolden {
             With neither -4 nor -6, reachable when either family is; with both, when both
             are.
 
-            USAGE: reach status [-4] [-6] [--no-cellular] [--no-expensive] [--reference <address> ...] [--probe <spec>
-            ...] [--probe-timeout <duration>] [--expect <text>] [--json] [--flags] [--quiet]
+            USAGE: reach status [<options>]
 
             OPTIONS:
               -4                      IPv4 only.
@@ -55,6 +54,11 @@ enum HelpGolden {
                                       NetworkManager) as not reachable.
               --reference <address>   Look this address up for its family instead of
                                       8.8.8.8 or 2001:4860:4860::8888 (one per family).
+              --all                   Every path out, per family: each link with a default
+                                      route, in the order the kernel would use them.
+              -I <interface>          Only the paths through this link: routes looked up
+                                      with it as the output interface (ip route get ...
+                                      oif).
               --probe <spec>          Check connectivity: icmp:HOST, tcp:HOST:PORT or
                                       http://HOST[:PORT]/PATH (repeatable).
               --probe-timeout <duration>
@@ -75,11 +79,12 @@ enum HelpGolden {
             evaluated.
 
             Several names are resolved together, each within --timeout; a line (or, with
-            --json, a result) each, in the order given. Exit status: 0 all reachable
-            (--any: at least one), else 2 when a name did not resolve, else 1.
+            --json, a result) each, in the order given. A name's addresses come in
+            getaddrinfo's order (RFC 6724): a client tries the first first. Exit status: 0
+            all reachable (--any: at least one), else 2 when a name did not resolve, else 1.
 
-            USAGE: reach host [<names> ...] [--timeout <duration>] [--targets-from <file> ...] [--any] [-4] [-6]
-            [--no-cellular] [--no-expensive] [--json] [--flags] [--quiet]
+            USAGE: reach host [<names> ...] [--timeout <duration>] [--connect <port>] [--targets-from <file> ...] [--any]
+            [-4] [-6] [--no-cellular] [--no-expensive] [-I <interface>] [--json] [--flags] [--quiet]
 
             ARGUMENTS:
               <names>                 Host names (or anything getaddrinfo accepts).
@@ -87,6 +92,8 @@ enum HelpGolden {
             OPTIONS:
               --timeout <duration>    Bound on name resolution: 5, 1.5s, 300ms, 1m.
                                       (default: 5s)
+              --connect <port>        Race TCP connections to this port as Happy Eyeballs
+                                      does (RFC 8305): the winner and each family's time.
               --targets-from <file>   Read targets from FILE, one a line ('-': standard
                                       input).
               --any                   With several targets: succeed when any one is
@@ -96,6 +103,9 @@ enum HelpGolden {
               --no-cellular           Count a path over a cellular link as not reachable.
               --no-expensive          Count an expensive path (cellular, or metered in
                                       NetworkManager) as not reachable.
+              -I <interface>          Only the paths through this link: routes looked up
+                                      with it as the output interface (ip route get ...
+                                      oif).
               --json                  Print JSON: one object on one line; watch prints one
                                       per event (schema in reach(1)).
               --flags                 Add the flag string (WR ctiCDld) to text output.
@@ -135,6 +145,9 @@ enum HelpGolden {
                                       hex (ip route get ... mark).
               --uid <uid>             Look routes up for this user id (ip route get ...
                                       uid).
+              -I <interface>          Only the paths through this link: routes looked up
+                                      with it as the output interface (ip route get ...
+                                      oif).
               --json                  Print JSON: one object on one line; watch prints one
                                       per event (schema in reach(1)).
               --flags                 Add the flag string (WR ctiCDld) to text output.
@@ -188,6 +201,8 @@ enum HelpGolden {
               --notify                Tell systemd over $NOTIFY_SOCKET: STATUS= at each
                                       state, READY=1 once --until holds (without it: at the
                                       first).
+              --all                   Every path out, as status --all lists them: a line
+                                      when one changes place, verdict or use.
               --targets-from <file>   Read targets from FILE, one a line ('-': standard
                                       input).
               --any                   With several targets: succeed when any one is
@@ -197,6 +212,9 @@ enum HelpGolden {
               --no-cellular           Count a path over a cellular link as not reachable.
               --no-expensive          Count an expensive path (cellular, or metered in
                                       NetworkManager) as not reachable.
+              -I <interface>          Only the paths through this link: routes looked up
+                                      with it as the output interface (ip route get ...
+                                      oif).
               --probe <spec>          Check connectivity: icmp:HOST, tcp:HOST:PORT or
                                       http://HOST[:PORT]/PATH (repeatable).
               --probe-timeout <duration>

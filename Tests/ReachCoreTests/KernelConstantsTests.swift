@@ -10,7 +10,39 @@ import XCTest
 /// module above ReachSystem imports the C shims, tests included.
 final class KernelConstantsTests: XCTestCase {
     /// Each Swift literal, with the C expression it must equal.
-    private var literals: [(name: String, value: Int)] { netlinkLiterals + linkLiterals }
+    private var literals: [(name: String, value: Int)] { netlinkLiterals + linkLiterals + ruleLiterals }
+
+    /// The policy rules' dump: message type, actions, flags and attributes, and the routes'
+    /// metric and next hops.
+    private var ruleLiterals: [(name: String, value: Int)] {
+        [
+            ("RTM_GETRULE", Int(NetlinkMessageType.getRule.rawValue)),
+            ("RTA_PRIORITY", Int(RouteAttribute.priority)),
+            ("RTA_MULTIPATH", Int(RouteAttribute.multipath)),
+            ("FR_ACT_TO_TBL", Int(RuleAction.toTable.rawValue)),
+            ("FR_ACT_GOTO", Int(RuleAction.goto.rawValue)),
+            ("FR_ACT_NOP", Int(RuleAction.nop.rawValue)),
+            ("FR_ACT_BLACKHOLE", Int(RuleAction.blackhole.rawValue)),
+            ("FR_ACT_UNREACHABLE", Int(RuleAction.unreachable.rawValue)),
+            ("FR_ACT_PROHIBIT", Int(RuleAction.prohibit.rawValue)),
+            ("FIB_RULE_INVERT", Int(PolicyRule.invertFlag)),
+            ("FRA_DST", Int(RuleAttribute.destination)),
+            ("FRA_SRC", Int(RuleAttribute.source)),
+            ("FRA_IIFNAME", Int(RuleAttribute.inputInterfaceName)),
+            ("FRA_PRIORITY", Int(RuleAttribute.priority)),
+            ("FRA_FWMARK", Int(RuleAttribute.firewallMark)),
+            ("FRA_TUN_ID", Int(RuleAttribute.tunnelID)),
+            ("FRA_SUPPRESS_PREFIXLEN", Int(RuleAttribute.suppressPrefixLength)),
+            ("FRA_TABLE", Int(RuleAttribute.table)),
+            ("FRA_FWMASK", Int(RuleAttribute.firewallMask)),
+            ("FRA_OIFNAME", Int(RuleAttribute.outputInterfaceName)),
+            ("FRA_L3MDEV", Int(RuleAttribute.l3mdev)),
+            ("FRA_UID_RANGE", Int(RuleAttribute.uidRange)),
+            ("FRA_IP_PROTO", Int(RuleAttribute.ipProtocol)),
+            ("FRA_SPORT_RANGE", Int(RuleAttribute.sourcePortRange)),
+            ("FRA_DPORT_RANGE", Int(RuleAttribute.destinationPortRange)),
+        ]
+    }
 
     /// Netlink's message flags and types, route types, flags and attributes.
     private var netlinkLiterals: [(name: String, value: Int)] {
@@ -92,6 +124,7 @@ final class KernelConstantsTests: XCTestCase {
         let program = directory.appendingPathComponent("constants")
         let lines = names.map { "    printf(\"\($0) %ld\\n\", (long)(\($0)));" }
         let text = ["#include <stdio.h>", "#include <linux/netlink.h>", "#include <linux/rtnetlink.h>", "#include <linux/if_link.h>",
+                    "#include <linux/fib_rules.h>",
                     "#include <linux/if_arp.h>", "int main(void) {"] + lines + ["    return 0;", "}", ""]
         try text.joined(separator: "\n").write(to: source, atomically: true, encoding: .utf8)
         let compiler = ["/usr/bin/cc", "/usr/bin/gcc", "/usr/bin/clang"].first { FileManager.default.isExecutableFile(atPath: $0) }

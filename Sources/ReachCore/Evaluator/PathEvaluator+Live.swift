@@ -9,9 +9,11 @@ extension PathEvaluator {
     public static func live(
         allowsCellular: Bool = true, allowsExpensive: Bool = true, linkFacts: LinkFactsSource? = BusLinkFacts.systemBus()
     ) throws -> PathEvaluator {
-        PathEvaluator(
-            kernel: RouteNetlinkClient(transport: try NetlinkSocket()), allowsCellular: allowsCellular, allowsExpensive: allowsExpensive,
-            linkFacts: linkFacts)
+        let client = RouteNetlinkClient(transport: try NetlinkSocket())
+        var evaluator = PathEvaluator(
+            kernel: client, allowsCellular: allowsCellular, allowsExpensive: allowsExpensive, linkFacts: linkFacts)
+        evaluator.tables = client
+        return evaluator
     }
 }
 

@@ -13,6 +13,13 @@ public struct PathEvaluator {
     public var linkFacts: LinkFactsSource?
     /// `ip route get`'s selectors (source, output link, mark, user) for every destination.
     public var selectors = RouteSelectors.none
+    /// `-I`: the link every lookup leaves through, by name, looked up at each evaluation (a
+    /// watch may wait for it to appear); nil: the kernel's choice.
+    public var interfaceName: String?
+    /// The rules and tables `status --all` lists; nil: none to list.
+    public var tables: RoutingTableSource?
+    /// Whether the link with this index ignores its routes while it has no carrier.
+    public var ignoresLinkDown: (UInt32, AddressFamily) -> Bool = NetworkConfiguration.ignoresRoutesWithLinkDown(interface:family:)
     /// Each link's report, kept for the rest of a run over many targets; nil: asked each time.
     var linkMemo: LinkMemo?
 
@@ -33,13 +40,26 @@ public struct PathEvaluator {
     /// Evaluates destinations in order, their route lookups asked together: the same verdict
     /// each as alone.
     public func evaluate(_ destinations: [IPAddress]) throws -> [PathReport] {
-        let answers = try kernel.lookupRoutes(to: destinations, selectors: selectors)
+        guard let chosen = currentSelectors() else {
+            // `-I`'s link is not there (yet): nothing can leave through it.
+            return destinations.map { PathReport(destination: $0, flags: [.connectionRequired], reason: .linkDown) }
+        }
+        let answers = try kernel.lookupRoutes(to: destinations, selectors: chosen)
         var reports: [PathReport] = []
         reports.reserveCapacity(destinations.count)
         for (destination, answer) in zip(destinations, answers) {
             reports.append(try evaluate(destination, answer: answer))
         }
         return reports
+    }
+
+    /// The selectors with `-I`'s link as the output interface; nil while that link does not exist.
+    func currentSelectors() -> RouteSelectors? {
+        guard let interfaceName else { return selectors }
+        guard let index = NetworkInterface.index(named: interfaceName) else { return nil }
+        var chosen = selectors
+        chosen.outputInterface = index
+        return chosen
     }
 
     func evaluate(_ destination: IPAddress, answer lookup: RouteLookupResult) throws -> PathReport {

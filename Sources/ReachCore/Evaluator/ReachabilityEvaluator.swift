@@ -6,6 +6,8 @@ public struct ReachabilityEvaluator {
     public var resolver: HostResolving
     /// Where the user would have "the internet" looked up instead, at most one per family.
     public var references: [IPAddress] = []
+    /// `status --all`: the internet's report lists every path out too.
+    public var listsAllPaths = false
 
     public init(paths: PathEvaluator, resolver: HostResolving = SystemHostResolver()) {
         self.paths = paths
@@ -33,7 +35,9 @@ public struct ReachabilityEvaluator {
     public func evaluateInternet(families: Set<AddressFamily>) throws -> ReachabilityReport {
         let evaluated = families.isEmpty ? AddressFamily.allCases : AddressFamily.allCases.filter(families.contains)
         let reports = try evaluated.map { try paths.evaluate(internetDestination($0)) }
-        return ReachabilityReport(subject: .internet, paths: reports, requiredFamilies: families.count > 1 ? families : [])
+        var report = ReachabilityReport(subject: .internet, paths: reports, requiredFamilies: families.count > 1 ? families : [])
+        if listsAllPaths { report.allPaths = try evaluated.flatMap { try paths.allPaths(to: internetDestination($0)) } }
+        return report
     }
 
     public func evaluate(address: IPAddress) throws -> ReachabilityReport {

@@ -15,6 +15,9 @@ public struct ReachabilityReport: Hashable, Sendable {
     public var resolutionFailure: String?
     /// Families that must all be reachable (`-4 -6` together); empty: any one will do.
     public var requiredFamilies: Set<AddressFamily>
+    /// `status --all`: every path out, in the kernel's order, the ones in use first; nil when
+    /// not asked for.
+    public var allPaths: [PathChoice]?
     /// The probes' verdict, when probes were asked for.
     public private(set) var connectivity: ConnectivityReport?
 

@@ -30,6 +30,7 @@ public struct NetlinkMessageType: RawRepresentable, Hashable, Sendable, CustomSt
     public static let getRoute = NetlinkMessageType(rawValue: 26) // RTM_GETROUTE
     public static let newRule = NetlinkMessageType(rawValue: 32) // RTM_NEWRULE
     public static let deleteRule = NetlinkMessageType(rawValue: 33) // RTM_DELRULE
+    public static let getRule = NetlinkMessageType(rawValue: 34) // RTM_GETRULE
     public var description: String { "\(rawValue)" }
 }
 

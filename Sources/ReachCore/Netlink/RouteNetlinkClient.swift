@@ -36,6 +36,14 @@ extension KernelRoutingFacts {
     }
 }
 
+/// The kernel's rules and routing tables, dumped whole: every path out, not only the best one.
+public protocol RoutingTableSource: AnyObject {
+    /// `ip rule show` of one family.
+    func rules(family: AddressFamily) throws -> [PolicyRule]
+    /// `ip route show table all` of one family.
+    func routes(family: AddressFamily) throws -> [TableRoute]
+}
+
 /// The kernel's answer to a route lookup: a route, or a verdict errno (fib_props in net/ipv4/fib_semantics.c).
 public enum RouteLookupResult: Equatable, Sendable {
     case route(RouteAnswer)
@@ -49,7 +57,8 @@ public struct NetlinkRequestError: Error, Equatable, CustomStringConvertible {
     public var description: String { "\(request): \(errno)" }
 }
 
-/// rtnetlink requests over a transport: RTM_GETROUTE and RTM_GETLINK.
+/// rtnetlink requests over a transport: RTM_GETROUTE and RTM_GETLINK, and the dumps of the
+/// rules and tables (RTM_GETRULE, RTM_GETROUTE with NLM_F_DUMP).
 public final class RouteNetlinkClient: KernelRoutingFacts {
     private let transport: NetlinkTransport
     private var nextSequence: UInt32 = 1
@@ -170,6 +179,45 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
         }
     }
 
+    /// How often a dump the kernel marks interrupted is asked again before it is given up.
+    static let dumpAttempts = 5
+
+    /// A dump (NLM_F_DUMP): every message of type `expecting` up to NLMSG_DONE, over as many
+    /// datagrams as the kernel needs. A dump marked NLM_F_DUMP_INTR (the tables changed while
+    /// it was read: netlink(7)) is asked again.
+    func dump(_ type: NetlinkMessageType, payload: [UInt8], expecting: NetlinkMessageType, named name: String) throws -> [NetlinkMessage] {
+        for _ in 0..<Self.dumpAttempts {
+            if let messages = try dumpOnce(type, payload: payload, expecting: expecting, named: name) { return messages }
+        }
+        throw NetlinkRequestError(request: name, errno: .interrupted)
+    }
+
+    /// One dump; nil when the kernel marked it interrupted.
+    private func dumpOnce(_ type: NetlinkMessageType, payload: [UInt8], expecting: NetlinkMessageType,
+                          named name: String) throws -> [NetlinkMessage]? {
+        let sequence = nextSequence
+        nextSequence &+= 1
+        try transport.send(NetlinkMessage(type: type, flags: [.request, .dump], sequence: sequence, payload: payload[...]).encoded())
+        var messages: [NetlinkMessage] = []
+        var interrupted = false
+        while true {
+            for reply in try NetlinkMessage.parseAll(try transport.receive()) where reply.sequence == sequence {
+                if reply.flags.contains(.dumpInterrupted) { interrupted = true }
+                switch reply.type {
+                case .done:
+                    return interrupted ? nil : messages
+                case .error:
+                    let code = try reply.errorCode()
+                    if code != 0 { throw NetlinkRequestError(request: name, errno: Errno(rawValue: code)) }
+                case expecting:
+                    messages.append(reply)
+                default:
+                    continue
+                }
+            }
+        }
+    }
+
     private enum Reply {
         case message(NetlinkMessage)
         case error(Errno)
@@ -196,5 +244,31 @@ public final class RouteNetlinkClient: KernelRoutingFacts {
                 }
             }
         }
+    }
+}
+
+extension RouteNetlinkClient: RoutingTableSource {
+    /// `ip rule show`.
+    public func rules(family: AddressFamily) throws -> [PolicyRule] {
+        try dump(.getRule, payload: RuleMessage.dumpPayload(family: family), expecting: .newRule, named: "RTM_GETRULE dump", of: family,
+                 decode: RuleMessage.decode)
+    }
+
+    /// `ip route show table all`.
+    public func routes(family: AddressFamily) throws -> [TableRoute] {
+        try dump(.getRoute, payload: RouteMessage.dumpPayload(family: family), expecting: .newRoute, named: "RTM_GETROUTE dump",
+                 of: family, decode: RouteMessage.decodeTableRoute)
+    }
+
+    /// A dump's messages of `family`, decoded. A kernel without the family answers with every
+    /// family's (rtnl_dump_all in net/core/rtnetlink.c): the first payload byte says whose.
+    private func dump<Decoded>(_ type: NetlinkMessageType, payload: [UInt8], expecting: NetlinkMessageType, named name: String,
+                               of family: AddressFamily, decode: (ArraySlice<UInt8>) throws -> Decoded) throws -> [Decoded] {
+        var decoded: [Decoded] = []
+        for message in try dump(type, payload: payload, expecting: expecting, named: name)
+        where message.payload.first == UInt8(family.kernelValue) {
+            decoded.append(try decode(message.payload))
+        }
+        return decoded
     }
 }
