@@ -61,6 +61,23 @@ final class TraceTests: NamespaceTestCase {
         XCTAssertEqual(shaped.stdoutLines.first, "traceroute to \(net.farIPv4) (\(net.farIPv4)), 3 hops max, 100 byte packets")
     }
 
+    func testNamesAreLookedUpAsTracerouteLooksThemUp() throws {
+        let net = try TraceTopology(lab: lab)
+        // Names from the namespace's own hosts file (ip netns exec mounts /etc/netns/NAME/hosts
+        // on /etc/hosts, ip-netns(8)); any other lookup asks a router with no server on port 53,
+        // which refuses at once.
+        try net.client.useResolver([net.routerIPv4(1)], options: "options timeout:1 attempts:1")
+        let hosts = "\(net.routerIPv4(2)) r2.example\n\(net.farIPv4) far.example\n"
+        try hosts.write(toFile: "/etc/netns/\(net.client.name)/hosts", atomically: true, encoding: .utf8)
+        try net.warmNeighbours()
+        let ours = try compare(["far.example"], in: net)
+        XCTAssertEqual(ours.status, 0, "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, "traceroute to far.example (\(net.farIPv4)), 30 hops max, 60 byte packets")
+        XCTAssertTrue(ours.stdoutLines[1].hasPrefix(" 1  \(net.routerIPv4(1)) (\(net.routerIPv4(1)))  "), "\(ours)")
+        XCTAssertTrue(ours.stdoutLines[2].hasPrefix(" 2  r2.example (\(net.routerIPv4(2)))  "), "\(ours)")
+        XCTAssertTrue(ours.stdoutLines[4].hasPrefix(" 4  far.example (\(net.farIPv4))  "), "\(ours)")
+    }
+
     func testARouterThatSendsNoTimeExceededIsStars() throws {
         let net = try TraceTopology(lab: lab)
         try lab.nft(
