@@ -163,10 +163,14 @@ final class TraceTests: NamespaceTestCase {
         XCTAssertEqual(udp.status, 0, "\(udp)")
         XCTAssertEqual(udp.stdoutLines.count, 5, "\(udp)")
         XCTAssertEqual(udp.stdoutLines[4].split(separator: " ").first, "4")
-        let icmp = try net.client.exec(Self.asNobody + [binary, "trace", "-n", "-I", net.farIPv4], timeout: 60)
-        XCTAssertEqual(icmp.status, 77, "\(icmp)")
-        XCTAssertEqual(icmp.stderrLines.count, 1, "\(icmp)")
-        XCTAssertEqual(icmp.stdout, "")
+        // ICMP without a datagram socket, and TCP, need a raw socket: one line, exit 77.
+        for method in ["-I", "-T"] {
+            let refused = try net.client.exec(Self.asNobody + [binary, "trace", "-n", method, net.farIPv4], timeout: 60)
+            XCTAssertEqual(refused.status, 77, "\(refused)")
+            XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
+            XCTAssertTrue(refused.stderr.hasPrefix("reach: "), "\(refused)")
+            XCTAssertEqual(refused.stdout, "")
+        }
     }
 
     func testBadInputIsOneLineAndItsExitStatus() throws {
