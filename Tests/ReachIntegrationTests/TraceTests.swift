@@ -171,6 +171,17 @@ final class TraceTests: NamespaceTestCase {
             XCTAssertTrue(refused.stderr.hasPrefix("reach: "), "\(refused)")
             XCTAssertEqual(refused.stdout, "")
         }
+        // Where ping_group_range lets everyone have an ICMP datagram socket, -I traces through
+        // it, its errors read from the error queue as UDP's are.
+        try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"])
+        for target in [net.farIPv4, net.farIPv6] {
+            let datagram = try net.client.exec(Self.asNobody + [binary, "trace", "-n", "-I", target], timeout: 60)
+            XCTAssertEqual(datagram.status, 0, "\(datagram)")
+            XCTAssertEqual(datagram.stdoutLines.count, 5, "\(datagram)")
+            let router = target == net.farIPv4 ? net.routerIPv4(2) : net.routerIPv6(2)
+            XCTAssertTrue(datagram.stdoutLines[2].hasPrefix(" 2  \(router)  "), "\(datagram)")
+            XCTAssertTrue(datagram.stdoutLines[4].hasPrefix(" 4  \(target)  "), "\(datagram)")
+        }
     }
 
     func testBadInputIsOneLineAndItsExitStatus() throws {
