@@ -104,7 +104,10 @@ extension TraceOptions {
         var renderer = TraceRenderer(numeric: numeric)
         let engine = TraceEngine(settings: settings, family: target.family, transport: transport)
         let result = try engine.pass { event in
-            if case .probe(let outcome) = event { out.write(renderer.text(outcome)) }
+            guard case .probe(let outcome) = event else { return }
+            out.write(renderer.text(outcome))
+            // `reach trace HOST | head -3`: once the reader is gone, end as on Ctrl-C.
+            if out.readerGone { transport.interrupt() }
         }
         out.write(TraceRenderer.end)
         OutputChannel.standardError.write(TraceRenderer.closing(result))
