@@ -48,6 +48,9 @@ extension TraceOptions {
         settings.waits = waits ?? settings.waits
         settings.simultaneous = simultaneous ?? settings.simultaneous
         settings.source = source
+        if let interface, NetworkInterface.index(named: interface) == nil {
+            throw UsageError("\(Option.interface.spelled): unknown interface '\(PrintableText.escaped(interface))'")
+        }
         settings.interface = interface
         settings.tos = tos.map { UInt8($0) }
         settings.flows = flows ?? 1
