@@ -10,6 +10,9 @@ extension TraceOptions {
         let host = operands[0]
         try Capabilities.limitToNetRaw()
         guard let target = try resolve(host) else { return .nameNotResolved }
+        if let source, source.family != target.family {
+            throw UsageError("\(Option.source.spelled): \(source) is not an \(target.family.label) address, as \(target) is")
+        }
         if let refused = try hopZero(target, host: host) {
             OutputChannel.standardError.write(refused)
             return .notReachable

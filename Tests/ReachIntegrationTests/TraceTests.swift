@@ -191,7 +191,8 @@ final class TraceTests: NamespaceTestCase {
         let cases: [([String], Int32)] = [
             (["-m", "0", net.farIPv4], 64), (["-m", "256", net.farIPv4], 64), (["-f", "5", "-m", "3", net.farIPv4], 64),
             (["-M", "gre", net.farIPv4], 64), (["-n", "198.18.0.2"], 64), (["-n", "-i", "nosuch0", net.farIPv4], 64),
-            (["-n", "-s", "198.18.9.9", net.farIPv4], 64), (["-n", "127.0.0.1"], 64), ([], 64),
+            (["-n", "-s", "198.18.9.9", net.farIPv4], 64), (["-n", "-s", "198.18.0.2", net.farIPv6], 64), (["-n", "127.0.0.1"], 64),
+            ([], 64),
             (["-n", "nowhere.invalid"], 2),
         ]
         for (arguments, status) in cases {
