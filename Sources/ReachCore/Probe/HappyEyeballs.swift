@@ -58,7 +58,7 @@ public enum HappyEyeballs {
         case .unreachable(let errno): .unreachable(errno.description)
         case .routeRefused(let errno): .routeRefused(UnreachableReason.describe(refusal: errno))
         case .timedOut: .timedOut
-        case .sourceRefused(let errno): .unreachable(errno.description)
+        case .sourceRefused(.address(let errno)), .sourceRefused(.interface(let errno)): .unreachable(errno.description)
         }
     }
 }
