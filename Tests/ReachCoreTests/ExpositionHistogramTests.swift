@@ -32,6 +32,24 @@ final class ExpositionHistogramTests: XCTestCase {
         XCTAssertEqual(sample.value, 4)
     }
 
+    /// A histogram sample given no histogram is an empty one: +Inf, sum and count of 0; the
+    /// protobuf's histogram then holds its count and sum only (no schema: no native part).
+    func testHistogramKindWithoutAHistogram() {
+        let sample = MetricSample("h", help: "", kind: .histogram, value: 0)
+        XCTAssertEqual(String(decoding: ExpositionText.render([sample]), as: UTF8.self), """
+            # TYPE h histogram
+            h_bucket{le="+Inf"} 0
+            h_sum 0
+            h_count 0
+
+            """)
+        let expected: [UInt8] = [
+            0x16, 0x0a, 0x01, 0x68, 0x12, 0x00, 0x18, 0x04,  // 22 bytes: name "h", help "", type HISTOGRAM
+            0x22, 0x0d, 0x3a, 0x0b, 0x08, 0x00, 0x11, 0, 0, 0, 0, 0, 0, 0, 0,  // metric: histogram, count 0, sum 0.0
+        ]
+        XCTAssertEqual(ExpositionProtobuf.render([sample]), expected)
+    }
+
     /// Go's strconv 'g' with the shortest digits, as expfmt writes `le` and `_sum`.
     func testGoFloatFormat() {
         let cases: [(Double, String)] = [
