@@ -5,7 +5,7 @@ import ReachSystem
 /// and a sum, and, when the layout has a schema, native buckets (exponential, sparse) beside
 /// them. A value, owned by the one thread that records into it and copied out whole for a
 /// scrape; a recording is two short binary searches and a few additions, no allocation once
-/// the buckets of the values seen exist (75 ns at schema 4, docs/PERFORMANCE-NOTES.md).
+/// the buckets of the values seen exist.
 public struct LatencyHistogram: Hashable, Sendable {
     public let layout: Layout
     /// Observations under each classic upper bound and above the last (the +Inf bucket),
