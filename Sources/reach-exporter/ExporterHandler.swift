@@ -25,6 +25,8 @@ final class ExporterContext: Sendable {
     let history: ProbeHistory
     /// The continuous targets' last hour, for the page's rows and graphs.
     let continuous = ContinuousTimelines()
+    /// How long each module's probes took, for /metrics.
+    let durations = ProbeDurations()
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -63,6 +65,7 @@ final class ExporterContext: Sendable {
 
     var metricsSamples: [MetricSample] {
         ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
+            + durations.samples
     }
 
     /// Reads the configuration file again (SIGHUP, `POST /-/reload`); a file that cannot be
@@ -162,6 +165,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
         let keepAlive = request.isKeepAlive
         let isHead = request.method == .HEAD
+        let format = Exposition.format(accepting: request.headers.first(name: "Accept"))
         switch route {
         case .reply(let status, let text):
             respond(context: context, status: HTTPResponseStatus(statusCode: status), text: text, keepAlive: keepAlive, isHead: isHead)
@@ -174,7 +178,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 respond(context: context, status: .ok, text: "", keepAlive: keepAlive, isHead: isHead)
             }
         case .metrics:
-            respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples), keepAlive: keepAlive, isHead: isHead)
+            respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples, as: format),
+                    contentType: format.contentType, keepAlive: keepAlive, isHead: isHead)
         case .page(let page):
             answer(page, context: context, keepAlive: keepAlive, isHead: isHead)
         case .probe(let probe):
@@ -195,15 +200,16 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 let startTime = RealtimeInstant.now()
                 let measurement = try shared.prober.probe(started)
                 shared.history.add(started, measurement, started: startTime)
+                shared.durations.record(module: probe.module.name, duration: measurement.duration)
                 if probe.debug {
                     return ProbeDebugOutput.render(started, target: probe.targetText, measurement: measurement, started: startTime)
                 }
-                return Exposition.render(measurement.samples)
+                return Exposition.render(measurement.samples, as: format)
             }.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
                 case .success(let body):
-                    let type = probe.debug ? "text/plain; charset=utf-8" : Exposition.contentType
+                    let type = probe.debug ? "text/plain; charset=utf-8" : format.contentType
                     handler.respond(context: context, status: .ok, body: body, contentType: type, keepAlive: keepAlive, isHead: isHead)
                 case .failure(let error):
                     handler.respond(context: context, status: .internalServerError, text: "probe could not run: \(error)",
