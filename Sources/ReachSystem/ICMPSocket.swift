@@ -41,6 +41,8 @@ public struct ICMPSocketOptions: Sendable, Equatable {
     /// -b: SO_BROADCAST, without which the kernel refuses a send to a broadcast address
     /// (EACCES: raw_sendmsg in net/ipv4/raw.c, ping_v4_sendmsg in net/ipv4/ping.c).
     public var broadcast = false
+    /// traceroute -t: IP_TOS / IPV6_TCLASS.
+    public var trafficClass: UInt8?
     public init(interface: String? = nil, sourceAddress: IPAddress? = nil, ttl: Int? = nil) {
         self.interface = interface
         self.sourceAddress = sourceAddress
@@ -58,10 +60,15 @@ public enum PathMTUDiscovery: Int32, Sendable, Equatable {
     case `do` = 2
 }
 
-/// SOCK_DGRAM (unprivileged, ping_group_range) or SOCK_RAW (CAP_NET_RAW).
+/// SOCK_DGRAM (unprivileged, ping_group_range) or SOCK_RAW (CAP_NET_RAW); or a UDP
+/// socket whose ICMP errors come on its error queue (traceroute's default probes).
 public enum ICMPSocketKind: String, Equatable, Sendable {
     case datagram
     case raw
+    case udp
+    /// A raw TCP socket (traceroute -T, CAP_NET_RAW): SYN probes out, the destination's
+    /// SYN-ACK or RST in, ICMP errors on its error queue.
+    case tcp
 }
 
 /// What an ICMP socket hands back while waiting.
@@ -94,7 +101,12 @@ public final class ICMPSocket {
     /// Where recvmsg writes the sender of each datagram (kept here, not copied per datagram).
     @exclusivity(unchecked) private var receivedName = sockaddr_storage()
     /// Raw IPv4: each datagram carries its sender in its own IP header; the last one seen.
-    private var sourceInHeader: Bool { kind == .raw && family == .ipv4 }
+    private var sourceInHeader: Bool { kind != .datagram && kind != .udp && family == .ipv4 }
+    /// TCP: the socket that holds the probes' source port (bound, never connected: the
+    /// kernel answers a SYN-ACK to that port with a reset, traceroute's half-open technique,
+    /// traceroute/mod-tcp.c), and the source address a probe's checksum covers.
+    private let portHolder: FileDescriptor?
+    public private(set) var localAddress: IPAddress?
     @exclusivity(unchecked) private var lastHeaderSource: UInt32?
     @exclusivity(unchecked) private var waits = 0
     @exclusivity(unchecked) private var optimistic = true
@@ -109,9 +121,56 @@ public final class ICMPSocket {
         // Owned at once: a failure below closes it with the half-made object.
         socket = FileDescriptor(owning: opened.0)
         kind = opened.1
+        portHolder = nil
         interruption = try Pipe()
         identifier = try Capabilities.withNetRaw { () throws(SystemCallError) in
             try Self.configure(opened.0, kind: opened.1, family: family, options: options)
+        }
+    }
+
+    /// A UDP socket that reads the ICMP errors its datagrams cause from its error queue
+    /// (IP_RECVERR / IPV6_RECVERR), without privilege: traceroute's default method
+    /// (traceroute/mod-udp.c). Its identifier is its local port, fixed for its life.
+    public init(udpFamily family: AddressFamily, options: ICMPSocketOptions = ICMPSocketOptions()) throws {
+        self.family = family
+        lastSender = IPAddress(family: family, bytes: [UInt8](repeating: 0, count: family.addressLength))!
+        let fd = try System.socket(family.kernelValue, Int32(SOCK_DGRAM.rawValue), Int32(IPPROTO_UDP))
+        socket = FileDescriptor(owning: fd)
+        kind = .udp
+        portHolder = nil
+        interruption = try Pipe()
+        identifier = try Self.configure(fd, kind: .udp, family: family, options: options)
+    }
+
+    /// A raw TCP socket connected to `target` (it then sees only that host's segments and
+    /// the errors about them), and a TCP socket holding the source port: the identifier.
+    /// CAP_NET_RAW is raised around socket() alone.
+    public init(tcpToward target: IPAddress, options: ICMPSocketOptions = ICMPSocketOptions()) throws {
+        family = target.family
+        lastSender = IPAddress(family: family, bytes: [UInt8](repeating: 0, count: family.addressLength))!
+        let domain = family.kernelValue
+        let fd = try Capabilities.withNetRaw { () throws(SystemCallError) in
+            try System.socket(domain, Int32(SOCK_RAW.rawValue), Int32(IPPROTO_TCP))
+        }
+        socket = FileDescriptor(owning: fd)
+        kind = .tcp
+        interruption = try Pipe()
+        let holder = try System.socket(domain, Int32(SOCK_STREAM.rawValue), 0)
+        portHolder = FileDescriptor(owning: holder)
+        _ = try Self.configure(fd, kind: .tcp, family: family, options: options)
+        if let failure = SocketAddress.with(target, { System.connect(fd, $0, $1) }) { throw SystemCallError("connect", failure) }
+        let local = SocketAddress.address(of: try System.localName(fd))
+        localAddress = local
+        if let local { try Self.bind(holder, to: local) }
+        identifier = try Self.boundPort(holder)
+    }
+
+    /// The hop limit of the datagrams sent from now on (IP_TTL / IPV6_UNICAST_HOPS), set
+    /// per probe by a trace.
+    public func setHopLimit(_ hops: Int) throws(SystemCallError) {
+        switch family {
+        case .ipv4: try System.setOption(socket.rawValue, Int32(IPPROTO_IP), Int32(creach_ip_ttl), Int32(hops))
+        case .ipv6: try System.setOption(socket.rawValue, Int32(IPPROTO_IPV6), Int32(creach_ipv6_unicast_hops), Int32(hops))
         }
     }
 
@@ -156,7 +215,7 @@ public final class ICMPSocket {
         try System.setOption(fd, SOL_SOCKET, Int32(creach_so_timestampns), on)
         switch family {
         case .ipv4:
-            if kind == .datagram {
+            if kind != .raw {
                 // Datagram replies come without the IP header: the TTL comes by cmsg. A raw
                 // socket reads it from the header, and skips a cmsg per packet.
                 try System.setOption(fd, Int32(IPPROTO_IP), Int32(creach_ip_recvttl), on)
@@ -174,7 +233,7 @@ public final class ICMPSocket {
             }
         case .ipv6:
             try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(creach_ipv6_recvhoplimit), on)
-            if kind == .datagram {
+            if kind != .raw {
                 try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(creach_ipv6_recverr), on)
             } else {
                 var filter = icmp6_filter()
@@ -191,10 +250,14 @@ public final class ICMPSocket {
                 try System.setOption(fd, Int32(IPPROTO_IPV6), Int32(IPV6_MTU_DISCOVER), discovery.rawValue)
             }
         }
+        if let tos = options.trafficClass {
+            let (level, name) = family == .ipv4 ? (Int32(IPPROTO_IP), Int32(IP_TOS)) : (Int32(IPPROTO_IPV6), Int32(IPV6_TCLASS))
+            try System.setOption(fd, level, name, Int32(tos))
+        }
         if let name = options.interface, case .failure(let errno) = System.bindToDevice(fd, name) {
             throw SystemCallError("setsockopt(SO_BINDTODEVICE)", errno)
         }
-        if kind == .raw {
+        if kind == .raw || kind == .tcp {
             if let source = options.sourceAddress { try bind(fd, to: source) }
             // Raw sockets see every ICMP packet on the host: a random identifier, matched on receipt.
             return UInt16.random(in: 1...UInt16.max)
@@ -220,11 +283,18 @@ public final class ICMPSocket {
     /// Sends one probe; `beforeSend` runs right before sendto (it reads the send time).
     /// A refusal that is a verdict about the path is returned; any other failure is thrown.
     public func send(_ packet: [UInt8], to target: IPAddress, beforeSend: () -> Void) throws(SystemCallError) -> Errno? {
+        try send(packet, to: target, port: 0, beforeSend: beforeSend)
+    }
+
+    /// The same to a port: a UDP socket's datagram.
+    public func send(
+        _ packet: [UInt8], to target: IPAddress, port: UInt16, beforeSend: () -> Void
+    ) throws(SystemCallError) -> Errno? {
         // `beforeSend` runs outside the buffer accesses: an opaque call inside them made the
         // packet and the socket be retained and released around it, per probe.
         let descriptor = socket.rawValue
         beforeSend()
-        let sent = SocketAddress.with(target) { pointer, length in
+        let sent = SocketAddress.with(target, port: port) { pointer, length in
             packet.withUnsafeBytes { System.sendTo(descriptor, $0, pointer, length) }
         }
         guard case .failure(let failure) = sent else { return nil }
@@ -339,7 +409,7 @@ public final class ICMPSocket {
                 ReceivedDatagram(
                     bytes: buffer[0..<received.length], from: lastSender, ttl: received.ttl,
                     kernelTimestamp: received.timestamp, monotonicTime: now,
-                    includesIPHeader: kind == .raw && family == .ipv4)))
+                    includesIPHeader: sourceInHeader)))
         return true
     }
 
