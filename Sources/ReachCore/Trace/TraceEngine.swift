@@ -38,7 +38,8 @@ public final class TraceEngine {
             // A probe the kernel refused is settled at the next turn, without waiting.
             if refused { continue }
             let until = [turn.wake, deadline].compactMap { $0 }.min()
-            let delivered = try transport.wait(until: until) { reply in run.take(reply, family: family) }
+            let packetBytes = settings.packetBytes(for: family)
+            let delivered = try transport.wait(until: until) { reply in run.take(reply, family: family, packetBytes: packetBytes) }
             if !delivered { return finish(&run, cutShort: true, onEvent) }
         }
         return finish(&run, cutShort: false, onEvent)
@@ -74,12 +75,13 @@ public final class TraceEngine {
 
         func sequence(of slot: Int) -> UInt16 { base &+ UInt16(truncatingIfNeeded: slot) }
 
-        mutating func take(_ reply: TraceReply, family: AddressFamily) {
+        mutating func take(_ reply: TraceReply, family: AddressFamily, packetBytes: Int) {
             let slot = Int(reply.sequence &- base)
             schedule.answer(slot, at: reply.receivedAt) { roundTrip in
                 TraceAnswer(
                     responder: reply.responder, roundTrip: roundTrip, icmpType: reply.icmpType, icmpCode: reply.icmpCode,
-                    verdict: reply.verdict(in: family), quote: reply.quote, quoteOffset: reply.quoteOffset)
+                    verdict: reply.verdict(in: family), quote: reply.quote, quoteOffset: reply.quoteOffset,
+                    extensions: reply.extensions(packetBytes: packetBytes, family: family))
             }
         }
 
