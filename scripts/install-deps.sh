@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh deb     also debhelper and lintian (make deb, make test-deb)
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
-#                                   procps, libcap2-bin, util-linux, strace, fping; dbus-daemon,
+#                                   procps, libcap2-bin, util-linux, strace, fping, traceroute,
+#                                   mtr-tiny; dbus-daemon,
 #                                   python3-dbus and python3-pip, with python-dbusmock 0.38.1
 #                                   downloaded from the Python package index into
 #                                   .build/dbusmock (Debian 12's python3-dbusmock 0.28 has no
@@ -28,7 +29,7 @@ if [ "${1:-build}" = deb ]; then
   packages+=(debhelper lintian libcap2-bin systemd python3)
 fi
 if [ "${1:-build}" = test ]; then
-  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping)
+  packages+=(iproute2 iputils-ping dnsmasq nftables hyperfine mandoc valgrind python3 procps libcap2-bin util-linux strace shellcheck time fping traceroute mtr-tiny)
   packages+=(dbus-daemon python3-dbus python3-pip)
   packages+=(zsh fish)
   packages+=(prometheus prometheus-blackbox-exporter prometheus-node-exporter wrk nginx-light python3-cryptography microsocks)

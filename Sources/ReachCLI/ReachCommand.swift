@@ -16,7 +16,7 @@ public enum ReachCommand {
             """)
 
     /// The commands, in the order help lists them.
-    static let names = ["status", "host", "addr", "watch", "ping"]
+    static let names = ["status", "host", "addr", "watch", "ping", "trace"]
 
     /// The options every command has besides its own, as help lists them.
     static var builtinOptions: [HelpText.Entry] { ProgramOption.helpEntries }
@@ -33,6 +33,7 @@ public enum ReachCommand {
         case "addr": return try read(words, AddrOptions.commandLine, AddrOptions(), ReachInvocation.addr)
         case "watch": return try read(words, WatchOptions.commandLine, WatchOptions(), ReachInvocation.watch)
         case "ping": return try read(words, PingOptions.commandLine, PingOptions(), ReachInvocation.ping)
+        case "trace": return try read(words, TraceOptions.commandLine, TraceOptions(), ReachInvocation.trace)
         case "help": return .text(try helpTopic(words))
         case ProgramOption.helpLetter, ProgramOption.help, "-help": return .text(programHelp())
         case ProgramOption.version: return .text("reach \(version)\n")
@@ -91,6 +92,7 @@ public enum ReachCommand {
         case "addr": summary = AddrOptions.commandLine.summary
         case "watch": summary = WatchOptions.commandLine.summary
         case "ping": summary = PingOptions.commandLine.summary
+        case "trace": summary = TraceOptions.commandLine.summary
         case "help":
             summary = CommandSummary(
                 about: CommandAbout(path: "reach help", abstract: "Show subcommand help information."),
@@ -110,7 +112,7 @@ public enum ReachCommand {
         let listed = [
             HelpText.Entry("status (default)", StatusOptions.about.abstract), HelpText.Entry("host", HostOptions.about.abstract),
             HelpText.Entry("addr", AddrOptions.about.abstract), HelpText.Entry("watch", WatchOptions.about.abstract),
-            HelpText.Entry("ping", PingOptions.about.abstract),
+            HelpText.Entry("ping", PingOptions.about.abstract), HelpText.Entry("trace", TraceOptions.about.abstract),
         ]
         let completion = HelpText.Entry(ProgramOption.completionScript + " <shell>", "Print the completion script for bash, zsh or fish.")
         return HelpText.program(about, commands: listed, extraOptions: builtinOptions + [completion])
@@ -120,7 +122,7 @@ public enum ReachCommand {
     static func commands() -> [CommandSummary] {
         [
             StatusOptions.commandLine.summary, HostOptions.commandLine.summary, AddrOptions.commandLine.summary,
-            WatchOptions.commandLine.summary, PingOptions.commandLine.summary,
+            WatchOptions.commandLine.summary, PingOptions.commandLine.summary, TraceOptions.commandLine.summary,
         ]
     }
 
@@ -146,6 +148,7 @@ enum ReachInvocation: Equatable {
     case addr(AddrOptions)
     case watch(WatchOptions)
     case ping(PingOptions)
+    case trace(TraceOptions)
 
     func execute() throws -> ExitStatus {
         switch self {
@@ -154,6 +157,7 @@ enum ReachInvocation: Equatable {
         case .addr(let options): try options.execute()
         case .watch(let options): try options.execute()
         case .ping(let options): try options.execute()
+        case .trace(let options): try options.execute()
         }
     }
 }

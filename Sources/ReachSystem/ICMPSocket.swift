@@ -430,7 +430,8 @@ public final class ICMPSocket {
                         },
                         originalPacket: Array(buffer[0..<received.length]),
                         // On the error queue, recvmsg's address is the errored packet's destination.
-                        destination: received.nameLength > 0 ? SocketAddress.address(of: receivedName) : nil)))
+                        destination: received.nameLength > 0 ? SocketAddress.address(of: receivedName) : nil,
+                        kernelTimestamp: received.timestamp)))
         }
     }
 

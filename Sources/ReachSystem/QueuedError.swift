@@ -20,9 +20,11 @@ public struct QueuedError: Sendable {
     /// quoted IP header. The kernel hands a datagram socket every error that quotes its
     /// identifier, whatever the destination; nil when unknown.
     public var destination: IPAddress?
+    /// SO_TIMESTAMPNS: when the kernel received the ICMP error, on CLOCK_REALTIME.
+    public var kernelTimestamp: RealtimeInstant?
     public init(
         origin: Origin, errno: Errno, type: UInt8, code: UInt8, info: UInt32, offender: IPAddress?, originalPacket: [UInt8],
-        destination: IPAddress? = nil
+        destination: IPAddress? = nil, kernelTimestamp: RealtimeInstant? = nil
     ) {
         self.origin = origin
         self.errno = errno
@@ -32,5 +34,6 @@ public struct QueuedError: Sendable {
         self.offender = offender
         self.originalPacket = originalPacket
         self.destination = destination
+        self.kernelTimestamp = kernelTimestamp
     }
 }

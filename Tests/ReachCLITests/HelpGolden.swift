@@ -31,6 +31,8 @@ enum HelpGolden {
                                       time it changes; or wait for a state.
               ping                    Send ICMP echo requests and report the replies, as
                                       iputils ping does.
+              trace                   Show the routers on the way to a host, as traceroute
+                                      does.
 
               See 'reach help <subcommand>' for detailed help.
             """#

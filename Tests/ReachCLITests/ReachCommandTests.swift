@@ -64,9 +64,9 @@ final class ReachCommandTests: XCTestCase {
     /// Every mistake: exit 64 and one line that names what is wrong, nothing on stdout.
     func testMistakesAreOneLineUsageErrors() {
         let cases: [([String], String)] = [
-            (["nonsense"], "unknown command 'nonsense' (commands: status, host, addr, watch, ping)"),
+            (["nonsense"], "unknown command 'nonsense' (commands: status, host, addr, watch, ping, trace)"),
             (["stauts"], "unknown command 'stauts'; did you mean 'status'?"),
-            (["pign", "::1"], "unknown command 'pign'; did you mean 'ping'? (commands: status, host, addr, watch, ping)"),
+            (["pign", "::1"], "unknown command 'pign'; did you mean 'ping'? (commands: status, host, addr, watch, ping, trace)"),
             (["status", "x"], "status: unexpected argument 'x'"),
             (["--jsn"], "status: unknown option '--jsn'; did you mean '--json'?"),
             (["ping", "--jsn", "::1"], "ping: unknown option '--jsn'; did you mean '--json'?"),
@@ -95,7 +95,7 @@ final class ReachCommandTests: XCTestCase {
                 "watch: --debug-receive-buffer <bytes>: '99999999999' is not a valid value"
             ),
             (["status", "--json=1"], "status: --json takes no value, and '1' was given"),
-            (["help", "nonsense"], "help: no command 'nonsense' (commands: status, host, addr, watch, ping)"),
+            (["help", "nonsense"], "help: no command 'nonsense' (commands: status, host, addr, watch, ping, trace)"),
             (["help", "status", "host"], "help: no command 'host' under 'status'"),
             (["help", "-h", "frob"], "help: no command 'frob'"),
             (["status", "--bogus\u{1b}[2J"], "unknown option '--bogus\\x1b[2J'"),

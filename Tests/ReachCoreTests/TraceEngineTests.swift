@@ -17,6 +17,8 @@ final class TraceEngineTests: XCTestCase {
         /// What the destination answers with: nil a port unreachable (the destination
         /// reached), else this ICMP unreachable code from the last router.
         var unreachableCode: UInt8?
+        /// How many of those unreachables are not sent (a router's rate limit).
+        var unreachablesHeldBack = 0
         var pending: [TraceReply] = []
         var sent: [(sequence: UInt16, hop: Int)] = []
 
@@ -33,6 +35,10 @@ final class TraceEngineTests: XCTestCase {
                 guard let router = hops[hopLimit - 1] else { return nil }
                 pending.append(TraceReply(sequence: sequence, responder: router, receivedAt: at, icmpType: 11, icmpCode: 0))
             } else if let code = unreachableCode, let last = hops.last ?? nil {
+                if unreachablesHeldBack > 0 {
+                    unreachablesHeldBack -= 1
+                    return nil
+                }
                 pending.append(TraceReply(sequence: sequence, responder: last, receivedAt: at, icmpType: 3, icmpCode: code))
             } else {
                 pending.append(TraceReply(sequence: sequence, responder: destination, receivedAt: at, icmpType: 3, icmpCode: 3))
@@ -102,6 +108,17 @@ final class TraceEngineTests: XCTestCase {
         XCTAssertEqual(result.stop, .stopped(.hostUnreachable, hop: 3))
         XCTAssertEqual(result.outcomes.last?.answer?.responder, router(1))
         XCTAssertFalse(result.reachedDestination)
+    }
+
+    func testAnnotatedAnswersToLaterProbesMoveBackToTheHopTheyBelongTo() throws {
+        let chain = FakeChain(hops: [router(0), router(1)], destination: destination)
+        chain.unreachableCode = 1
+        chain.unreachablesHeldBack = 3
+        let result = try trace(chain, TraceSettings())
+        // traceroute.c check_expired: hop 3's expired probes take hop 4's !H answers.
+        XCTAssertEqual(result.stop, .stopped(.hostUnreachable, hop: 3))
+        XCTAssertEqual(result.outcomes.filter { $0.hop == 3 }.map { $0.answer?.responder }, [router(1), router(1), router(1)])
+        XCTAssertEqual(result.outcomes.last?.hop, 3)
     }
 
     func testFirstHopMaxHopsAndProbesPerHop() throws {

@@ -53,7 +53,7 @@ public final class SocketTraceTransport: TraceTransport {
         try socket.wait(until: deadline) { input in
             switch input {
             case .queuedError(let queued):
-                if let reply = codec.reply(to: queued, at: MonotonicInstant.now(), target: target) { deliver(reply) }
+                if let reply = codec.reply(to: queued, at: Self.monotonic(queued.kernelTimestamp), target: target) { deliver(reply) }
             case .datagram(let datagram):
                 if let reply = reply(to: datagram) { deliver(reply) }
             case .interrupted: interrupted = true
@@ -63,11 +63,22 @@ public final class SocketTraceTransport: TraceTransport {
         return !interrupted
     }
 
+    /// When the kernel received an answer, on the monotonic clock the send times are read
+    /// from: now, less how long ago its SO_TIMESTAMPNS stamp says it came (the time the
+    /// answer waited behind the other probes' sends is not its round trip).
+    static func monotonic(_ stamp: RealtimeInstant?) -> MonotonicInstant {
+        let now = MonotonicInstant.now()
+        guard let stamp else { return now }
+        return now - max(.zero, RealtimeInstant.now() - stamp)
+    }
+
     private func reply(to datagram: ReceivedDatagram) -> TraceReply? {
+        var datagram = datagram
+        datagram.monotonicTime = Self.monotonic(datagram.kernelTimestamp)
         switch codec.method {
-        case .udp: nil
-        case .icmp: codec.reply(to: datagram, identifier: socket.identifier, checksIdentifier: socket.kind == .raw, target: target)
-        case .tcp: codec.tcpReply(to: datagram, sourcePort: socket.identifier, destinationPort: port, target: target)
+        case .udp: return nil
+        case .icmp: return codec.reply(to: datagram, identifier: socket.identifier, checksIdentifier: socket.kind == .raw, target: target)
+        case .tcp: return codec.tcpReply(to: datagram, sourcePort: socket.identifier, destinationPort: port, target: target)
         }
     }
 

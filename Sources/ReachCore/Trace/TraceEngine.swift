@@ -38,9 +38,7 @@ public final class TraceEngine {
             // A probe the kernel refused is settled at the next turn, without waiting.
             if refused { continue }
             let until = [turn.wake, deadline].compactMap { $0 }.min()
-            let packetBytes = settings.packetBytes(for: family)
-            let delivered = try transport.wait(until: until) { reply in run.take(reply, family: family, packetBytes: packetBytes) }
-            if !delivered { return finish(&run, cutShort: true, onEvent) }
+            if try !receive(until: until, into: &run) { return finish(&run, cutShort: true, onEvent) }
         }
         return finish(&run, cutShort: false, onEvent)
     }
@@ -60,6 +58,24 @@ public final class TraceEngine {
             }
         }
         return refused
+    }
+
+    /// Waits for answers until `until`, then takes every answer already queued before the
+    /// next turn expires a probe whose answer is waiting to be read. False: interrupted.
+    private func receive(until: MonotonicInstant?, into run: inout PassState) throws -> Bool {
+        var taken = 0
+        var deadline = until
+        let packetBytes = settings.packetBytes(for: family)
+        repeat {
+            taken = 0
+            let going = try transport.wait(until: deadline) { reply in
+                run.take(reply, family: family, packetBytes: packetBytes)
+                taken += 1
+            }
+            if !going { return false }
+            deadline = clock()
+        } while taken > 0
+        return true
     }
 
     private func finish(_ run: inout PassState, cutShort: Bool, _ onEvent: (TraceEvent) -> Void) -> TraceResult {

@@ -53,7 +53,12 @@ public struct TraceSchedule: Sendable {
         while slot < end {
             if slot == start, !slots[slot].done, let sent = slots[slot].sentAt {
                 let expiry = sent + wait(for: slot)
-                if expiry > now { turn.wake = expiry } else { slots[slot].done = true }
+                if expiry > now {
+                    turn.wake = expiry
+                } else {
+                    slots[slot].done = true
+                    takeFinal(into: slot)
+                }
             }
             if slots[slot].done {
                 if slot == start {
@@ -110,6 +115,25 @@ public struct TraceSchedule: Sendable {
         }
         end = start
         return settled
+    }
+
+    /// traceroute.c check_expired: an expired probe followed by an annotated final answer
+    /// ("* * !H" a hop too far) takes that answer when it belongs here: a router that
+    /// rate-limits its unreachables answers only the later probes. It does when an earlier
+    /// probe of this hop was final, when the final one is of this hop, or when its router
+    /// answered an earlier hop. (traceroute's last guess, from the answer's IP TTL, is not
+    /// made: the error queue does not give that TTL.)
+    private mutating func takeFinal(into slot: Int) {
+        let hopStart = slot - slot % probesPerHop
+        for earlier in hopStart..<slot where !slots[earlier].done || slots[earlier].answer?.verdict.isFinal != true { return }
+        var next = slot + 1
+        while next < slots.count, slots[next].sentAt != nil, !slots[next].done { next += 1 }
+        guard next < slots.count, slots[next].done, let final = slots[next].answer, case .stopped = final.verdict else { return }
+        let sameHop = slot > hopStart || slot % probesPerHop + (next - slot) < probesPerHop
+        guard sameHop || slots[..<slot].contains(where: { $0.answer?.responder == final.responder }) else { return }
+        slots[slot].answer = final
+        // The slot it leaves is spent: it expires unanswered when its turn comes, never sent again.
+        slots[next] = Slot(sentAt: MonotonicInstant(nanoseconds: 0))
     }
 
     private func outcome(of slot: Int) -> TraceProbeOutcome {
