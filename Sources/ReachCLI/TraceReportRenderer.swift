@@ -25,23 +25,37 @@ struct TraceReportRenderer {
     }
 
     var header: String {
-        Self.column("HOST: " + localHostName) + " Loss%" + "   Snt" + " " + "  Last" + "   Avg" + "  Best" + "  Wrst" + " StDev"
+        let titles = ["Loss%", "Snt", " ", "Last", "Avg", "Best", "Wrst", "StDev"]
+        return Self.fields(after: "HOST: " + localHostName, zip(titles, Self.widths).map { Self.padded($0, $1) })
     }
 
-    /// A hop's row (" %2d.|-- %-33s", then " %4.1f%%", " %5d", " ", five " %5.1f"), its
-    /// other responders, its extensions.
+    /// The default fields of mtr.c's data_fields in order (LS NABWV): their widths.
+    static let widths = [6, 6, 1, 6, 6, 6, 6, 6]
+
+    /// mtr's line: `start` in the name column, then each field written where the one
+    /// before it ends by its width (report.c: snprintf at buf + len, len += width), so a
+    /// field longer than its width, "100.0%" say, loses its last bytes to the next.
+    static func fields(after start: String, _ values: [String]) -> String {
+        var line = Array(column(start))
+        var position = nameColumns
+        for (value, width) in zip(values, widths) {
+            line = Array(line.prefix(position)) + Array(value)
+            position += width
+        }
+        return String(line)
+    }
+
+    /// A hop's row (" %2d.|-- %-33s", then " %4.1f%%", " %5d", " ", five " %5.1f" in
+    /// their widths), its other responders, its extensions.
     func rows(_ hop: TraceHopStatistics) -> [String] {
         let name = hop.latest?.description ?? "???"
         let number = Self.padded(String(hop.hop), 2)
-        var row = Self.column(" \(number).|-- " + name)
-        row += " " + Self.padded(Self.oneDecimal(thousandths: hop.lossThousandths), 4) + "%"
-        row += " " + Self.padded(String(hop.sent), 5) + " "
-        for microseconds in [
+        let loss = " " + Self.padded(Self.oneDecimal(thousandths: hop.lossThousandths), 4) + "%"
+        let times = [
             hop.lastMicroseconds, hop.averageMicroseconds, hop.bestMicroseconds, hop.worstMicroseconds,
             hop.standardDeviationMicroseconds,
-        ] {
-            row += " " + Self.padded(Self.oneDecimal(thousandths: microseconds), 5)
-        }
+        ].map { " " + Self.padded(Self.oneDecimal(thousandths: $0), 5) }
+        let row = Self.fields(after: " \(number).|-- " + name, [loss, " " + Self.padded(String(hop.sent), 5), " "] + times)
         var lines = [row]
         for other in hop.responders where other != hop.latest {
             lines.append("        " + Self.trailingPadded(other.description, Self.nameColumns))

@@ -26,7 +26,8 @@ public struct TraceRounds {
         var report = TraceReport(destination: destination, firstHop: engine.settings.firstHop)
         while count.map({ report.rounds < $0 }) ?? true {
             let start = clock()
-            let result = try engine.pass(deadline: deadline) { Self.count($0, into: &report) }
+            let echoReply = engine.settings.method == .icmp ? icmpFamily(for: engine.family).echoReply.rawValue : nil
+            let result = try engine.pass(deadline: deadline) { Self.count($0, into: &report, echoReply: echoReply) }
             report.rounds += 1
             if result.stop == .cutShort || !afterRound(report) { break }
             guard count.map({ report.rounds < $0 }) ?? true else { break }
@@ -40,11 +41,17 @@ public struct TraceRounds {
     }
 
     /// A settled probe: sent with its hop limit, and its answer if one came. A refused send
-    /// settles later as an unanswered probe, and is counted then.
-    static func count(_ event: TraceEvent, into report: inout TraceReport) {
+    /// settles later as an unanswered probe, and is counted then. `echoReply`: the type the
+    /// destination's own answer is, for ICMP probes (the engine names no type for it).
+    static func count(_ event: TraceEvent, into report: inout TraceReport, echoReply: UInt8? = nil) {
         guard case .probe(let outcome) = event else { return }
         report[outcome.hop].recordSent()
-        if let answer = outcome.answer { report[outcome.hop].record(answer) }
+        guard var answer = outcome.answer else { return }
+        if answer.icmpType == nil, answer.verdict == .destination, let echoReply {
+            answer.icmpType = echoReply
+            answer.icmpCode = 0
+        }
+        report[outcome.hop].record(answer)
     }
 }
 
