@@ -32,6 +32,7 @@ public struct ExporterProber: Sendable {
         case .dns: measurement = ProbeMeasurement(detail: .dns(.init()))
         case .grpc: measurement = ProbeMeasurement(detail: .grpc(.init()))
         case .route: measurement = ProbeMeasurement(detail: .route(nil))
+        case .trace: measurement = ProbeMeasurement(detail: .trace(.init()))
         }
         let resolveStart = MonotonicInstant.now()
         let address = try resolve(Self.resolvedHost(of: request), module: request.module, deadline: deadline)
@@ -45,6 +46,7 @@ public struct ExporterProber: Sendable {
                 try tcp(address, target: request.target, settings: request.module.tcp, deadline: deadline, into: &measurement)
             case .http: try http(address, target: request.target, module: request.module, deadline: deadline, into: &measurement)
             case .route: try route(address, into: &measurement)
+            case .trace: try trace(address, settings: request.module.trace, deadline: deadline, into: &measurement)
             case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
             case .grpc: try grpc(address, target: request.target, settings: request.module.grpc, deadline: deadline, into: &measurement)
             }
