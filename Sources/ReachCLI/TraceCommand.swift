@@ -10,6 +10,9 @@ extension TraceOptions {
         let host = operands[0]
         try Capabilities.limitToNetRaw()
         guard let target = try resolve(host) else { return .nameNotResolved }
+        if let source, source.family != target.family {
+            throw UsageError("\(Option.source.spelled): \(source) is not an \(target.family.label) address, as \(target) is")
+        }
         if let refused = try hopZero(target, host: host) {
             OutputChannel.standardError.write(refused)
             return .notReachable
@@ -49,6 +52,9 @@ extension TraceOptions {
         settings.waits = waits ?? settings.waits
         settings.simultaneous = simultaneous ?? settings.simultaneous
         settings.source = source
+        if let interface, NetworkInterface.index(named: interface) == nil {
+            throw UsageError("\(Option.interface.spelled): unknown interface '\(PrintableText.escaped(interface))'")
+        }
         settings.interface = interface
         settings.tos = tos.map { UInt8($0) }
         settings.flows = flows ?? 1
@@ -106,7 +112,10 @@ extension TraceOptions {
         renderer.showsExtensions = extensions
         let engine = TraceEngine(settings: settings, family: target.family, transport: transport)
         let result = try engine.pass { event in
-            if case .probe(let outcome) = event { out.write(renderer.text(outcome)) }
+            guard case .probe(let outcome) = event else { return }
+            out.write(renderer.text(outcome))
+            // `reach trace HOST | head -3`: once the reader is gone, end as on Ctrl-C.
+            if out.readerGone { transport.interrupt() }
         }
         out.write(TraceRenderer.end)
         OutputChannel.standardError.write(TraceRenderer.closing(result))

@@ -66,14 +66,15 @@ struct TraceOptions: Equatable {
         ) { $0.port = UInt16($1) }
         static let queries: Declared = .typed(
             "q", .count(TraceSettings.probesPerHopRange, "a number of probes"), valueName: "nqueries",
-            help: "Probes per hop (default \(TraceSettings().probesPerHop))."
+            default: TraceSettings().probesPerHop, help: "Probes per hop."
         ) { $0.probesPerHop = $1 }
         static let maxHops: Declared = .typed(
             "m", .count(TraceSettings.hopLimits, "a hop count"), valueName: "max_ttl",
-            help: "The last hop probed (default \(TraceSettings().maxHops))."
+            default: TraceSettings().maxHops, help: "The last hop probed."
         ) { $0.maxHops = $1 }
         static let firstHop: Declared = .typed(
-            "f", .count(TraceSettings.hopLimits, "a hop count"), valueName: "first_ttl", help: "The first hop probed (default 1)."
+            "f", .count(TraceSettings.hopLimits, "a hop count"), valueName: "first_ttl", default: TraceSettings().firstHop,
+            help: "The first hop probed."
         ) { $0.firstHop = $1 }
         static let wait: Declared = .typed(
             "w", .traceWaits, valueName: "MAX,HERE,NEAR",
@@ -84,7 +85,7 @@ struct TraceOptions: Equatable {
         ) { $0.waits = $1 }
         static let simultaneous: Declared = .typed(
             "N", .count(TraceSettings.simultaneousRange, "a number of probes"), valueName: "squeries",
-            help: "Probes in flight at once (default \(TraceSettings().simultaneous))."
+            default: TraceSettings().simultaneous, help: "Probes in flight at once."
         ) { $0.simultaneous = $1 }
         static let ipv4: Declared = .member(PathOptions.Option.ipv4, in: families)
         static let ipv6: Declared = .member(PathOptions.Option.ipv6, in: families)

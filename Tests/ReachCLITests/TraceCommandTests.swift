@@ -117,4 +117,26 @@ final class TraceCommandTests: XCTestCase {
             TraceRenderer.closing(TraceResult(outcomes: [TraceProbeOutcome(hop: 1, index: 0, answer: nil)], stop: .maxHopsReached(1))),
             "trace: no hop answered; the destination did not answer within 1 hops\n")
     }
+
+    func testFlowTableNamesTheFlowsWhereTheyPart() throws {
+        let (r1, r2, r2b, far) = try (
+            IPAddress.parse("198.18.0.1"), IPAddress.parse("198.18.1.2"), IPAddress.parse("198.18.4.2"), IPAddress.parse("198.18.3.2")
+        )
+        func pass(_ second: IPAddress?) -> TraceResult {
+            let answers: [IPAddress?] = [r1, second, far]
+            let outcomes = answers.enumerated().map { hop, responder in
+                TraceProbeOutcome(
+                    hop: hop + 1, index: 0,
+                    answer: responder.map {
+                        TraceAnswer(responder: $0, roundTrip: .milliseconds(1), icmpType: 11, icmpCode: 0, verdict: .onTheWay)
+                    })
+            }
+            return TraceResult(outcomes: outcomes, stop: .reachedDestination(hop: 3))
+        }
+        let table = TraceFlowTable(results: [pass(r2), pass(r2b), pass(r2), pass(nil)])
+        XCTAssertEqual(
+            table.lines(), [" 1  198.18.0.1", " 2  198.18.1.2 [flows 1,3]  198.18.4.2 [flows 2]  * [flows 4]", " 3  198.18.3.2"])
+        XCTAssertEqual(table.closing, "trace: 4 flows split at hop 2 over 2 routers\n")
+        XCTAssertEqual(TraceFlowTable(results: [pass(r2), pass(r2)]).closing, "trace: 2 flows took one path\n")
+    }
 }

@@ -88,6 +88,28 @@ final class TraceProbeCodecTests: XCTestCase {
         XCTAssertEqual(codec.reply(to: quoted, at: MonotonicInstant(nanoseconds: 1), target: target)?.sequence, 0xbeef)
     }
 
+    func testARawSocketsErrorQuotesTheEchoRequestAsTheQueueWould() throws {
+        let codec = TraceProbeCodec(method: .icmp, family: .ipv4, transportLength: 40)
+        let probe = codec.echoRequest(identifier: 0x4242, sequence: 9)
+        // Time exceeded from the router: its IPv4 header, the ICMP header, the quoted IPv4
+        // header (protocol 1, to the target), our echo request.
+        let quotedHeader: [UInt8] = [0x45, 0, 0, 60, 0, 0, 0, 0, 1, 1, 0, 0, 198, 18, 0, 2] + target.bytes
+        let icmp: [UInt8] = [11, 0, 0, 0, 0, 0, 0, 0] + quotedHeader + probe
+        let outer: [UInt8] = [0x45, 0, 0, UInt8(20 + icmp.count), 0, 0, 0, 0, 64, 1, 0, 0] + router.bytes + [198, 18, 0, 2]
+        var message = icmp
+        let sum = ICMPCodec.checksum(message[...])
+        (message[2], message[3]) = (UInt8(sum >> 8), UInt8(sum & 0xff))
+        let datagram = ReceivedDatagram(
+            bytes: outer + message, from: router, ttl: nil, kernelTimestamp: nil, monotonicTime: MonotonicInstant(nanoseconds: 7),
+            includesIPHeader: true)
+        let reply = codec.reply(to: datagram, identifier: 0x4242, checksIdentifier: true, target: target)
+        XCTAssertEqual(reply?.sequence, 9)
+        XCTAssertEqual(reply?.responder, router)
+        XCTAssertEqual(reply?.quote, probe)
+        XCTAssertEqual(reply?.quoteOffset, 20)
+        XCTAssertNil(codec.reply(to: datagram, identifier: 0x4243, checksIdentifier: true, target: target), "another identifier")
+    }
+
     func testTracerouteAnnotations() {
         let ipv4: [(UInt8, UInt8, UInt32, TraceVerdict)] = [
             (11, 0, 0, .onTheWay), (3, 3, 0, .destination), (3, 1, 0, .stopped(.hostUnreachable)),

@@ -61,6 +61,23 @@ final class TraceTests: NamespaceTestCase {
         XCTAssertEqual(shaped.stdoutLines.first, "traceroute to \(net.farIPv4) (\(net.farIPv4)), 3 hops max, 100 byte packets")
     }
 
+    func testNamesAreLookedUpAsTracerouteLooksThemUp() throws {
+        let net = try TraceTopology(lab: lab)
+        // Names from the namespace's own hosts file (ip netns exec mounts /etc/netns/NAME/hosts
+        // on /etc/hosts, ip-netns(8)); any other lookup asks a router with no server on port 53,
+        // which refuses at once.
+        try net.client.useResolver([net.routerIPv4(1)], options: "options timeout:1 attempts:1")
+        let hosts = "\(net.routerIPv4(2)) r2.example\n\(net.farIPv4) far.example\n"
+        try hosts.write(toFile: "/etc/netns/\(net.client.name)/hosts", atomically: true, encoding: .utf8)
+        try net.warmNeighbours()
+        let ours = try compare(["far.example"], in: net)
+        XCTAssertEqual(ours.status, 0, "\(ours)")
+        XCTAssertEqual(ours.stdoutLines.first, "traceroute to far.example (\(net.farIPv4)), 30 hops max, 60 byte packets")
+        XCTAssertTrue(ours.stdoutLines[1].hasPrefix(" 1  \(net.routerIPv4(1)) (\(net.routerIPv4(1)))  "), "\(ours)")
+        XCTAssertTrue(ours.stdoutLines[2].hasPrefix(" 2  r2.example (\(net.routerIPv4(2)))  "), "\(ours)")
+        XCTAssertTrue(ours.stdoutLines[4].hasPrefix(" 4  far.example (\(net.farIPv4))  "), "\(ours)")
+    }
+
     func testARouterThatSendsNoTimeExceededIsStars() throws {
         let net = try TraceTopology(lab: lab)
         try lab.nft(
@@ -146,10 +163,25 @@ final class TraceTests: NamespaceTestCase {
         XCTAssertEqual(udp.status, 0, "\(udp)")
         XCTAssertEqual(udp.stdoutLines.count, 5, "\(udp)")
         XCTAssertEqual(udp.stdoutLines[4].split(separator: " ").first, "4")
-        let icmp = try net.client.exec(Self.asNobody + [binary, "trace", "-n", "-I", net.farIPv4], timeout: 60)
-        XCTAssertEqual(icmp.status, 77, "\(icmp)")
-        XCTAssertEqual(icmp.stderrLines.count, 1, "\(icmp)")
-        XCTAssertEqual(icmp.stdout, "")
+        // ICMP without a datagram socket, and TCP, need a raw socket: one line, exit 77.
+        for method in ["-I", "-T"] {
+            let refused = try net.client.exec(Self.asNobody + [binary, "trace", "-n", method, net.farIPv4], timeout: 60)
+            XCTAssertEqual(refused.status, 77, "\(refused)")
+            XCTAssertEqual(refused.stderrLines.count, 1, "\(refused)")
+            XCTAssertTrue(refused.stderr.hasPrefix("reach: "), "\(refused)")
+            XCTAssertEqual(refused.stdout, "")
+        }
+        // Where ping_group_range lets everyone have an ICMP datagram socket, -I traces through
+        // it, its errors read from the error queue as UDP's are.
+        try net.client.sysctl(["net.ipv4.ping_group_range=0 2147483647"])
+        for target in [net.farIPv4, net.farIPv6] {
+            let datagram = try net.client.exec(Self.asNobody + [binary, "trace", "-n", "-I", target], timeout: 60)
+            XCTAssertEqual(datagram.status, 0, "\(datagram)")
+            XCTAssertEqual(datagram.stdoutLines.count, 5, "\(datagram)")
+            let router = target == net.farIPv4 ? net.routerIPv4(2) : net.routerIPv6(2)
+            XCTAssertTrue(datagram.stdoutLines[2].hasPrefix(" 2  \(router)  "), "\(datagram)")
+            XCTAssertTrue(datagram.stdoutLines[4].hasPrefix(" 4  \(target)  "), "\(datagram)")
+        }
     }
 
     func testBadInputIsOneLineAndItsExitStatus() throws {
@@ -158,7 +190,9 @@ final class TraceTests: NamespaceTestCase {
         try net.client.useResolver([net.routerIPv4(1)], options: "options timeout:1 attempts:1")
         let cases: [([String], Int32)] = [
             (["-m", "0", net.farIPv4], 64), (["-m", "256", net.farIPv4], 64), (["-f", "5", "-m", "3", net.farIPv4], 64),
-            (["-M", "gre", net.farIPv4], 64), (["-n", "198.18.0.2"], 64), (["-n", "127.0.0.1"], 64), ([], 64),
+            (["-M", "gre", net.farIPv4], 64), (["-n", "198.18.0.2"], 64), (["-n", "-i", "nosuch0", net.farIPv4], 64),
+            (["-n", "-s", "198.18.9.9", net.farIPv4], 64), (["-n", "-s", "198.18.0.2", net.farIPv6], 64), (["-n", "127.0.0.1"], 64),
+            ([], 64),
             (["-n", "nowhere.invalid"], 2),
         ]
         for (arguments, status) in cases {

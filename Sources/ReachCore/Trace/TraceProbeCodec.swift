@@ -89,10 +89,21 @@ public struct TraceProbeCodec: Sendable {
             else { return nil }
             return TraceReply(
                 sequence: probe.sequence, responder: from, receivedAt: datagram.monotonicTime, icmpType: probe.type.rawValue,
-                icmpCode: probe.code, info: probe.info)
+                icmpCode: probe.code, info: probe.info, quote: quotedProbe(in: datagram), quoteOffset: ipHeaderLength)
         case .other:
             return nil
         }
+    }
+
+    /// A raw socket's ICMP error from our echo request on, as the error queue would give it:
+    /// past the error's own headers (its IPv4 header when the socket delivers it, its 8
+    /// bytes of ICMP header) and the quoted IP header.
+    func quotedProbe(in datagram: ReceivedDatagram) -> [UInt8] {
+        var quoted = datagram.bytes
+        if datagram.includesIPHeader, let first = quoted.first { quoted = quoted.dropFirst(Int(first & 0x0f) * 4) }
+        quoted = quoted.dropFirst(ICMPCodec.headerLength)
+        guard let inner = try? icmp.family.quotedHeaderLength(quoted) else { return [] }
+        return Array(quoted.dropFirst(inner))
     }
 
     // MARK: - TCP (traceroute -T)
