@@ -64,13 +64,18 @@ struct TraceReportRenderer {
         return lines
     }
 
-    /// mtr -e's MPLS lines (report.c: "    |   +-- [MPLS: Lbl %lu TC %u S %u TTL %u]"), and
-    /// any other object in traceroute -e's words in the same place.
+    /// mtr -e's MPLS lines (report.c: "    |   +-- [MPLS: Lbl %lu TC %u S %u TTL %u]"), and in
+    /// the same place interface information in later traceroutes' words, any other object in
+    /// traceroute -e's.
     func extensionLines(_ objects: [ICMPExtensionObject]) -> [String] {
         objects.flatMap { object -> [String] in
-            guard case .mplsLabelStack(let entries) = object else { return ["    |   +-- [\(object.tracerouteText)]"] }
-            return entries.map { entry in
-                "    |   +-- [MPLS: Lbl \(entry.label) TC \(entry.trafficClass) S \(entry.bottomOfStack ? 1 : 0) TTL \(entry.ttl)]"
+            switch object {
+            case .mplsLabelStack(let entries):
+                return entries.map { entry in
+                    "    |   +-- [MPLS: Lbl \(entry.label) TC \(entry.trafficClass) S \(entry.bottomOfStack ? 1 : 0) TTL \(entry.ttl)]"
+                }
+            case .interfaceInformation(let information): return ["    |   +-- [\(information.text)]"]
+            case .other: return ["    |   +-- [\(object.tracerouteText)]"]
             }
         }
     }

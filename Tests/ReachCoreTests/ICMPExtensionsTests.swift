@@ -72,13 +72,15 @@ final class ICMPExtensionsTests: XCTestCase {
             role: .incoming, ifIndex: 3, address: try IPAddress.parse("192.0.2.1"), name: Array("ge-0/0/0.0".utf8), mtu: 1500)
         XCTAssertEqual(extensions.objects, [.interfaceInformation(expected)])
         XCTAssertEqual(extensions.objects.first?.classType, 0x0f)
-        XCTAssertEqual(extensions.tracerouteText, "INC:3,192.0.2.1,\"ge-0/0/0.0\",mtu=1500")
+        XCTAssertEqual(expected.text, "INC:3,192.0.2.1,\"ge-0/0/0.0\",mtu=1500")
+        // traceroute 2.1.2 prints the object's words (it does not read RFC 5837).
+        XCTAssertEqual(extensions.tracerouteText, "2/15:00000003,00010000,c0000201,0c67652d,302f302f,302e3000,000005dc")
     }
 
     func testSeparatesObjectsWithSemicolons() throws {
         let extensions = try ICMPExtensions.parse(twoObjects[...])
         XCTAssertEqual(extensions.objects.count, 2)
-        XCTAssertEqual(extensions.tracerouteText, "MPLS:L=16,E=0,S=1,T=1;OUT:2001:db8::1")
+        XCTAssertEqual(extensions.tracerouteText, "MPLS:L=16,E=0,S=1,T=1;2/132:00020000,20010db8,00000000,00000000,00000001")
     }
 
     func testUnknownObjectsPrintAsWords() throws {
@@ -100,8 +102,16 @@ final class ICMPExtensionsTests: XCTestCase {
         // A name length that is not whole words.
         let badName = try ICMPExtensions.parse(checksummed(hex("0008 02 02 03616200"))[...])
         XCTAssertEqual(badName.tracerouteText, "2/2:03616200")
+        // Reserved bits set, or a word after the fields: raw, as received.
+        let reserved = try ICMPExtensions.parse(checksummed(hex("0004 02 30"))[...])
+        XCTAssertEqual(reserved.objects, [.other(classNumber: 2, classType: 0x30, data: [])])
+        let trailing = try ICMPExtensions.parse(checksummed(hex("000c 02 08 00000003 00000000"))[...])
+        XCTAssertEqual(trailing.tracerouteText, "2/8:00000003,00000000")
         // No field announced: the role alone.
-        XCTAssertEqual(try ICMPExtensions.parse(checksummed(hex("0004 02 c0"))[...]).tracerouteText, "NXT:")
+        let roleOnly = try ICMPExtensions.parse(checksummed(hex("0004 02 c0"))[...])
+        XCTAssertEqual(roleOnly.objects, [.interfaceInformation(InterfaceInformation(role: .nextHop))])
+        XCTAssertEqual(InterfaceInformation(role: .nextHop).text, "NXT:")
+        XCTAssertEqual(roleOnly.tracerouteText, "2/192:")
     }
 
     func testNamesAreEscapedAsTracerouteEscapesThem() {
@@ -165,7 +175,7 @@ final class ICMPExtensionsTests: XCTestCase {
         let layout = ICMPv6().multipartLayout
         // Time exceeded (3), the attribute in the fifth byte, in 64-bit words: 16 is 128 bytes.
         let message: [UInt8] = [3, 0, 0, 0, 16, 0, 0, 0] + [UInt8](repeating: 0x60, count: 128) + twoObjects
-        XCTAssertEqual(ICMPExtensions.inMessage(message[...], layout: layout)?.tracerouteText, "MPLS:L=16,E=0,S=1,T=1;OUT:2001:db8::1")
+        XCTAssertEqual(ICMPExtensions.inMessage(message[...], layout: layout)?.objects.count, 2)
         var unreachable = message
         unreachable[0] = 1
         XCTAssertNotNil(ICMPExtensions.inMessage(unreachable[...], layout: layout))
@@ -180,7 +190,8 @@ final class ICMPExtensionsTests: XCTestCase {
         let message = timeExceeded(words: 32, original: 128, structure: interfaceStructure)
         let queued = message.dropFirst(8 + 28)
         let found = ICMPExtensions.inQueuedError(queued, strippedHeaders: 28, probeData: 32, layout: layout)
-        XCTAssertEqual(found?.tracerouteText, "INC:3,192.0.2.1,\"ge-0/0/0.0\",mtu=1500")
+        XCTAssertEqual(found?.objects.first?.classNumber, 2)
+        XCTAssertEqual(found?.encoded, interfaceStructure, "the structure as the router sent it")
         // The kernel's own offset (IP_RECVERR_RFC4884) when it gave one.
         XCTAssertNotNil(ICMPExtensions.inQueuedError(queued, strippedHeaders: 28, probeData: 32, layout: layout, kernelOffset: 100))
         // No extension: only the probe's data came back.

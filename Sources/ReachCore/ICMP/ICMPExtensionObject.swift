@@ -141,7 +141,10 @@ public struct InterfaceInformation: Equatable, Sendable {
 
     /// The fields `data` holds by `classType`, or nil when they overrun it, an address's
     /// AFI is neither 1 (IPv4) nor 2 (IPv6) (RFC 5837 section 4.2), or a name's length is 0,
-    /// past 64 or not whole words: the cases traceroute prints as raw words.
+    /// past 64 or not whole words (the cases traceroute's extension.c prints as raw words),
+    /// or when the fields, written again, are not the bytes received (reserved bits set,
+    /// bytes after the fields or after a name's NUL): so the object's words can always be
+    /// printed from its fields, as traceroute 2.1.2 prints them.
     init?(classType: UInt8, data: [UInt8]) {
         guard data.count <= Self.longestData, let role = Role(rawValue: classType >> 6) else { return nil }
         self.init(role: role)
@@ -176,5 +179,6 @@ public struct InterfaceInformation: Equatable, Sendable {
             guard let at = take(4) else { return nil }
             mtu = ICMPExtensionObject.word(data, at: at)
         }
+        guard self.classType == classType, encodedData == data else { return nil }
     }
 }

@@ -3,9 +3,9 @@ import ReachSystem
 extension ICMPExtensions {
     /// The extensions as traceroute 2.1.2 `-e` prints them between `<` and `>` after a hop's
     /// address (extension.c try_extension): objects separated by `;`, an MPLS stack as
-    /// `MPLS:L=label,E=exp,S=bottom,T=ttl` with its entries separated by `/`, interface
-    /// information as `ROLE:ifindex,address,"name",mtu=N`, anything else as `class/type:`
-    /// and its words in hex.
+    /// `MPLS:L=label,E=exp,S=bottom,T=ttl` with its entries separated by `/`, anything else,
+    /// interface information too (2.1.2 does not read RFC 5837), as `class/type:` and its
+    /// words in hex.
     public var tracerouteText: String {
         objects.map(\.tracerouteText).joined(separator: ";")
     }
@@ -18,11 +18,16 @@ extension ICMPExtensionObject {
             let labels = entries.map { "L=\($0.label),E=\($0.trafficClass),S=\($0.bottomOfStack ? 1 : 0),T=\($0.ttl)" }
             return "MPLS:" + labels.joined(separator: "/")
         case .interfaceInformation(let information):
-            return information.tracerouteText
+            return Self.words(classNumber: classNumber, classType: classType, information.encodedData)
         case .other(let classNumber, let classType, let data):
-            let words = stride(from: 0, to: data.count - data.count % 4, by: 4).map { Self.hexWord(Self.word(data, at: $0)) }
-            return "\(classNumber)/\(classType):" + words.joined(separator: ",")
+            return Self.words(classNumber: classNumber, classType: classType, data)
         }
+    }
+
+    /// `class/type:` and the data's words as `%08x`, separated by `,`.
+    static func words(classNumber: UInt8, classType: UInt8, _ data: [UInt8]) -> String {
+        let words = stride(from: 0, to: data.count - data.count % 4, by: 4).map { hexWord(word(data, at: $0)) }
+        return "\(classNumber)/\(classType):" + words.joined(separator: ",")
     }
 
     /// `%08x`.
@@ -43,7 +48,9 @@ extension InterfaceInformation {
         }
     }
 
-    public var tracerouteText: String {
+    /// The interface as later traceroutes print it (2.1.3's extension.c print_iface_info):
+    /// `ROLE:ifindex,address,"name",mtu=N`, the fields present.
+    public var text: String {
         var fields: [String] = []
         if let ifIndex { fields.append(String(ifIndex)) }
         if let address { fields.append(address.description) }
