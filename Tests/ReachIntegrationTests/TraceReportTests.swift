@@ -108,3 +108,27 @@ final class TraceReportTests: NamespaceTestCase {
         XCTAssertEqual(object?["reached"] as? Bool, false)
     }
 }
+
+extension TraceReportTests {
+    /// The live table on a terminal (Helpers/pty-keys.py): redrawn each round, `q` ends it
+    /// with the report, and the terminal's modes come back.
+    func testTheLiveTableRedrawsUntilQ() throws {
+        let net = try TraceTopology(lab: lab)
+        try net.warmNeighbours()
+        let reach = ReachBinary.path
+        let script = try HelperScript.path("pty-keys.py")
+        // Three frames (each starts with the title), then q; stty -a after, on the same terminal.
+        let result = try net.client.exec(
+            ["python3", script, "reach trace to", "3", "q", "--", "sh", "-c",
+             "\(reach) trace -n --interval 0.2 \(net.farIPv4); status=$?; stty -a | grep -o -- '-\\?icanon'; exit $status"],
+            timeout: 60)
+        XCTAssertEqual(result.status, 0, "\(result)")
+        let text = result.stdout
+        XCTAssertGreaterThanOrEqual(text.components(separatedBy: "\u{1b}[H\u{1b}[2J").count - 1, 3, "frames redrawn: \(text)")
+        // After q, the report once more, without the screen's escapes: mtr's Start line.
+        let tail = text.components(separatedBy: "\u{1b}[2J").last ?? ""
+        XCTAssertTrue(tail.contains("Start: "), "\(text)")
+        XCTAssertTrue(tail.contains("  4.|-- \(net.farIPv4)"), "\(text)")
+        XCTAssertTrue(text.hasSuffix("icanon\r\n") && !text.hasSuffix("-icanon\r\n"), "canonical mode restored: \(text)")
+    }
+}
