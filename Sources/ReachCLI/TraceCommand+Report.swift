@@ -19,6 +19,9 @@ extension TraceOptions {
     /// Rounds of one probe per hop, then mtr's report (or reach's JSON). Exit 0 when the
     /// destination answered the last hop listed, 1 when not.
     func runReport(settings: TraceSettings, host: String, target: IPAddress, transport: SocketTraceTransport) throws -> ExitStatus {
+        guard settings.flows == 1 else {
+            throw UsageError("trace: \(Option.flows.spelled) traces one pass per flow; a report is rounds of one flow")
+        }
         var perRound = settings
         perRound.probesPerHop = 1
         let engine = TraceEngine(settings: perRound, family: target.family, transport: transport)

@@ -106,6 +106,11 @@ final class TraceReportTests: NamespaceTestCase {
         XCTAssertEqual(hops.last?["icmp_type"] as? Int, 3)
         XCTAssertEqual(hops.last?["icmp_code"] as? Int, 1, "host unreachable (!H) from r2's unreachable route")
         XCTAssertEqual(object?["reached"] as? Bool, false)
+        // A report is rounds of one flow: --flows with it is bad input, one line, exit 64.
+        let flows = try ReachBinary.run(["trace", "--report", "-c", "1", "--flows", "2", net.farIPv4], in: net.client, timeout: 60)
+        XCTAssertEqual(flows.status, 64, "\(flows)")
+        XCTAssertEqual(flows.stdout, "")
+        XCTAssertEqual(flows.stderrLines.count, 1, "\(flows)")
     }
 }
 
