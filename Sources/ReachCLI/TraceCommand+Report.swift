@@ -26,7 +26,9 @@ extension TraceOptions {
         perRound.probesPerHop = 1
         let engine = TraceEngine(settings: perRound, family: target.family, transport: transport)
         InterruptSignal.install(writingTo: transport.socket.interruptionDescriptor)
-        let renderer = TraceReportRenderer(localHostName: LocalHost.name, showsExtensions: extensions)
+        let cache = NameCache()
+        let renderer = TraceReportRenderer(
+            localHostName: LocalHost.name, showsExtensions: extensions, names: numeric ? nil : { cache.name(of: $0) })
         let start = RealtimeInstant.now()
         let keyboard = drawsLiveTable ? KeyboardTerminal() : nil
         let rounds = TraceRounds(
@@ -50,5 +52,17 @@ extension TraceOptions {
     static func liveScreen(_ lines: [String], host: String, target: IPAddress) -> String {
         let title = "reach trace to \(PrintableText.escaped(host)) (\(target)), round by round; q or Ctrl-C: stop and print the report"
         return "\u{1b}[H\u{1b}[2J" + title + "\n" + lines.dropFirst().map { $0 + "\n" }.joined()
+    }
+}
+
+/// Each hop's name looked up once (getnameinfo), not at every redraw of the live table.
+final class NameCache {
+    private var known: [IPAddress: String?] = [:]
+
+    func name(of address: IPAddress) -> String? {
+        if let name = known[address] { return name }
+        let name = AddressName.lookup(address)
+        known[address] = name
+        return name
     }
 }

@@ -1,3 +1,4 @@
+import ReachCommandLine
 import ReachCore
 import ReachSystem
 
@@ -10,6 +11,9 @@ import ReachSystem
 struct TraceReportRenderer {
     var localHostName: String
     var showsExtensions = false
+    /// Without -n, a hop's name as mtr prints it (the name alone, the address when there is
+    /// none); nil: addresses only.
+    var names: ((IPAddress) -> String?)?
 
     /// mtr's name column (report.c len_hosts): the fields start at this column, over
     /// whatever a longer name wrote there.
@@ -48,7 +52,7 @@ struct TraceReportRenderer {
     /// A hop's row (" %2d.|-- %-33s", then " %4.1f%%", " %5d", " ", five " %5.1f" in
     /// their widths), its other responders, its extensions.
     func rows(_ hop: TraceHopStatistics) -> [String] {
-        let name = hop.latest?.description ?? "???"
+        let name = hop.latest.map(label) ?? "???"
         let number = Self.padded(String(hop.hop), 2)
         let loss = " " + Self.padded(Self.oneDecimal(thousandths: hop.lossThousandths), 4) + "%"
         let times = [
@@ -58,7 +62,7 @@ struct TraceReportRenderer {
         let row = Self.fields(after: " \(number).|-- " + name, [loss, " " + Self.padded(String(hop.sent), 5), " "] + times)
         var lines = [row]
         for other in hop.responders where other != hop.latest {
-            lines.append("        " + Self.trailingPadded(other.description, Self.nameColumns))
+            lines.append("        " + Self.trailingPadded(label(other), Self.nameColumns))
         }
         if showsExtensions { lines += extensionLines(hop.extensions) }
         return lines
@@ -78,6 +82,10 @@ struct TraceReportRenderer {
             case .other: return ["    |   +-- [\(object.tracerouteText)]"]
             }
         }
+    }
+
+    private func label(_ address: IPAddress) -> String {
+        names?(address).map { PrintableText.escaped($0) } ?? address.description
     }
 
     /// `text` in mtr's name column: padded to it, cut at it.

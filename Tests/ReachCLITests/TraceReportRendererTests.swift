@@ -103,3 +103,22 @@ final class TraceReportRendererTests: XCTestCase {
                 + #""mtu":null},{"class":3,"type":1,"kind":"other","data":"0000abcd"}]"#)
     }
 }
+
+extension TraceReportRendererTests {
+    func testNamesAsMtrPrintsThemWithoutDashN() throws {
+        var report = TraceReport(destination: try IPAddress.parse("198.18.9.9"))
+        for hop in 1...2 { report[hop].recordSent() }
+        report[1].record(
+            responder: try IPAddress.parse("198.18.1.1"), roundTrip: .nanoseconds(1_000_000), icmpType: 11, icmpCode: 0,
+            extensions: [], endsTrace: false)
+        report[2].record(
+            responder: try IPAddress.parse("198.18.9.9"), roundTrip: .nanoseconds(1_000_000), icmpType: 3, icmpCode: 3,
+            extensions: [], endsTrace: false)
+        let names: [String: String] = ["198.18.1.1": "r1.lab\n"]
+        let renderer = TraceReportRenderer(localHostName: "vm", names: { names[$0.description] })
+        let lines = renderer.lines(report, start: start)
+        // The name alone (escaped: a name from the network is outside text); no name, the address.
+        XCTAssertTrue(lines[2].hasPrefix("  1.|-- r1.lab\\x0a      "), lines[2])
+        XCTAssertTrue(lines[3].hasPrefix("  2.|-- 198.18.9.9     "), lines[3])
+    }
+}
