@@ -11,7 +11,7 @@ final class TraceExtensionsTests: NamespaceTestCase {
         try Privilege.requireRootAndTools(["ip", "traceroute", "nft", "mtr"])
     }
 
-    /// The chain with r2's own IPv4 time exceeded dropped and the helper answering instead.
+    /// The chain with r2's own time exceeded dropped and the helper answering instead.
     private func mplsChain() throws -> TraceTopology {
         let net = try TraceTopology(lab: lab)
         try lab.nft(
@@ -21,10 +21,12 @@ final class TraceExtensionsTests: NamespaceTestCase {
               chain output {
                 type filter hook output priority 0;
                 meta mark != 0x4242 icmp type time-exceeded drop
+                meta mark != 0x4242 icmpv6 type time-exceeded drop
               }
             }
             """)
-        let helper = try lab.launchHelper("mpls-router.py", ["e1l", net.routerIPv4(2)], in: net.routers[1], label: "mpls-router")
+        let helper = try lab.launchHelper(
+            "mpls-router.py", ["e1l", net.routerIPv4(2), net.routerIPv6(2)], in: net.routers[1], label: "mpls-router")
         try helper.waitUntilReady(marker: "listening")
         try net.warmNeighbours()
         return net
@@ -34,12 +36,14 @@ final class TraceExtensionsTests: NamespaceTestCase {
         let net = try mplsChain()
         // traceroute 2.1.2 prints the interface object's words (it does not read RFC 5837).
         let expected = "<MPLS:L=16,E=0,S=1,T=1;2/15:00000003,00010000,c6120102,0c67652d,302f302f,302e3000,000005dc>"
-        let arguments = ["-n", "-e", "-q", "1", net.farIPv4]
-        let ours = try ReachBinary.run(["trace"] + arguments, in: net.client, timeout: 60)
-        let theirs = try net.client.exec(["traceroute"] + arguments, timeout: 60)
-        XCTAssertEqual(ours.status, 0, "\(ours)")
-        XCTAssertEqual(TraceTests.masked(ours), TraceTests.masked(theirs), "\(ours)\n\(theirs)")
-        XCTAssertTrue(ours.stdoutLines.contains { $0.hasPrefix(" 2  \(net.routerIPv4(2)) \(expected)") }, "\(ours)")
+        for (target, router) in [(net.farIPv4, net.routerIPv4(2)), (net.farIPv6, net.routerIPv6(2))] {
+            let arguments = ["-n", "-e", "-q", "1", target]
+            let ours = try ReachBinary.run(["trace"] + arguments, in: net.client, timeout: 60)
+            let theirs = try net.client.exec(["traceroute"] + arguments, timeout: 60)
+            XCTAssertEqual(ours.status, 0, "\(ours)")
+            XCTAssertEqual(TraceTests.masked(ours), TraceTests.masked(theirs), "\(ours)\n\(theirs)")
+            XCTAssertTrue(ours.stdoutLines.contains { $0.hasPrefix(" 2  \(router) \(expected)") }, "\(ours)")
+        }
         // Without -e, traceroute -n's line.
         let plain = try ReachBinary.run(["trace", "-n", "-q", "1", net.farIPv4], in: net.client, timeout: 60)
         XCTAssertFalse(plain.stdout.contains("<"), "\(plain)")
