@@ -8,6 +8,9 @@ dbus:         every message of Tests/ReachCoreTests/Fixtures/CapturedDBus.swift 
               and all in one stream after the bus's SASL "OK" line.
 command-line: the words people pass as targets and durations (README and reach(1) examples).
 probe-spec:   the --probe forms of README and reach(1).
+icmp-extensions: ICMP multi-part messages (RFC 4884) carrying MPLS label stacks (RFC 4950)
+              and interface information (RFC 5837), built from the RFCs' layouts (no Linux
+              router sends them), whole and as a UDP socket's error queue returns them.
 http:         responses captured from Python's http.server on 127.0.0.1 (a file, a directory
               redirect, a 404 page, and handlers answering 204, a portal's 302, a 200 with
               the expected text, a chunked body), to the request reach sends, each read in
@@ -149,7 +152,50 @@ def http_responses():
             server.shutdown()
 
 
+def internet_checksum(data):
+    if len(data) % 2:
+        data += b"\0"
+    total = sum(int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data), 2))
+    while total >> 16:
+        total = (total & 0xffff) + (total >> 16)
+    return ~total & 0xffff
+
+
+def extension_structure(*objects):
+    """RFC 4884 section 7: version 2, the checksum over the whole structure, the objects."""
+    body = b"".join(objects)
+    checksum = internet_checksum(b"\x20\0\0\0" + body)
+    return b"\x20\0" + checksum.to_bytes(2, "big") + body
+
+
+def extension_object(class_number, class_type, data):
+    return (4 + len(data)).to_bytes(2, "big") + bytes([class_number, class_type]) + data
+
+
+def icmp_extensions():
+    """Seeds of Fuzz/Targets/ICMPExtensionsFuzzTarget.swift: flags, stripped headers, probe
+    data length, the kernel's offset (0xffff: none), then the bytes."""
+    mpls = extension_object(1, 1, ((16 << 12) | (1 << 8) | 1).to_bytes(4, "big"))
+    name = b"ge-0/0/0.0"
+    interface = extension_object(2, 0x0f, (3).to_bytes(4, "big") + b"\0\x01\0\0" + bytes([192, 0, 2, 1])
+                                 + bytes([12]) + name + b"\0" + (1500).to_bytes(4, "big"))
+    outgoing6 = extension_object(2, 0x84, b"\0\x02\0\0" + bytes.fromhex("20010db8000000000000000000000001"))
+    structures = {"mpls": extension_structure(mpls), "interface": extension_structure(interface),
+                  "both": extension_structure(mpls, outgoing6)}
+    # traceroute's UDP probe (IPv4 and UDP headers, 32 bytes from 0x40), padded to 128.
+    probe = bytes.fromhex("4500003c123400000111 0000 c6336401c6336409 8235829b00280000") + bytes(range(0x40, 0x60))
+    original = probe + bytes(128 - len(probe))
+    for name, structure in structures.items():
+        write("icmp-extensions", f"structure-{name}", b"\0\0\0\xff\xff" + structure)
+        message = bytes([11, 0, 0, 0, 0, 32, 0, 0]) + original + structure
+        write("icmp-extensions", f"v4-message-{name}", b"\0\0\0\xff\xff" + message)
+        write("icmp-extensions", f"v4-queue-{name}", bytes([0, 28, 32, 0xff, 0xff]) + original[28:] + structure)
+        message6 = bytes([3, 0, 0, 0, 16, 0, 0, 0]) + bytes(128) + structure
+        write("icmp-extensions", f"v6-message-{name}", b"\x01\0\0\xff\xff" + message6)
+
+
 if __name__ == "__main__":
+    icmp_extensions()
     netlink()
     dbus()
     command_line()

@@ -34,6 +34,7 @@ targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
     "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/ValueType+Duration.swift Sources/ReachCLI/TargetList.swift|512"
     "icmp|ICMPFuzzTarget.swift||2048"
+    "icmp-extensions|ICMPExtensionsFuzzTarget.swift||1024"
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"

@@ -20,6 +20,7 @@ extension TraceOptions {
         // Every flow's socket opened before privileges are dropped.
         let transports = try (0..<settings.flows).map { _ in try open(settings, target) }
         try Capabilities.dropAll()
+        if reportsRounds { return try runReport(settings: settings, host: host, target: target, transport: transports[0]) }
         if transports.count > 1 { return try runFlows(settings: settings, host: host, target: target, transports: transports) }
         return try run(settings: settings, host: host, target: target, transport: transports[0])
     }
@@ -108,6 +109,7 @@ extension TraceOptions {
                 host: host, address: target, maxHops: settings.maxHops, packetBytes: settings.packetBytes(for: target.family)))
         InterruptSignal.install(writingTo: transport.socket.interruptionDescriptor)
         var renderer = TraceRenderer(numeric: numeric)
+        renderer.showsExtensions = extensions
         let engine = TraceEngine(settings: settings, family: target.family, transport: transport)
         let result = try engine.pass { event in
             guard case .probe(let outcome) = event else { return }

@@ -21,6 +21,12 @@ struct TraceOptions: Equatable {
     var tos: Int?
     var numeric = false
     var flows: Int?
+    /// mtr's report (TraceCommand+Report): rounds, their interval, JSON, extensions shown.
+    var report = false
+    var rounds: Int?
+    var interval: TimeSpan?
+    var json = false
+    var extensions = false
 
     static let about = CommandAbout(
         path: "reach trace",
@@ -40,7 +46,7 @@ struct TraceOptions: Equatable {
         options: [
             Option.icmp, Option.udp, Option.tcp, Option.method, Option.port, Option.queries, Option.maxHops, Option.firstHop,
             Option.wait, Option.simultaneous, Option.ipv4, Option.ipv6, Option.source, Option.interface, Option.tos,
-            Option.numeric, Option.flows,
+            Option.numeric, Option.flows, Option.report, Option.rounds, Option.interval, Option.json, Option.extensions,
         ])
 
     /// Each option declared once; the letters are traceroute 2.1.2's.
@@ -102,6 +108,26 @@ struct TraceOptions: Equatable {
             long: "flows", .count(TraceSettings.flowRange, "a number of flows"), valueName: "count",
             help: "Trace this many flows (each its own ports or ICMP identifier) and show where their paths split."
         ) { $0.flows = $1 }
+        static let report: Declared = .flag(
+            long: "report",
+            help: "Send rounds of one probe per hop and print mtr's report (10 rounds unless \(rounds.spelled))."
+        ) { $0.report = true }
+        static let rounds: Declared = .typed(
+            "c", .count(1...1_000_000, "a number of rounds"), valueName: "count", help: "Rounds of the report (default 10, as mtr's)."
+        ) { $0.rounds = $1 }
+        static let interval: Declared = .typed(
+            long: "interval", .seconds(allowsZero: false), valueName: "seconds",
+            help: "Seconds between rounds (default 1, as mtr's); alone on a terminal, a live table until q or Ctrl-C."
+        ) { $0.interval = $1 }
+        static let json: Declared = .member(OutputOptions.Option.json, in: output)
+        private static let output: GroupField<TraceOptions, OutputOptions> = { trace, set in
+            var output = OutputOptions(json: trace.json)
+            defer { trace.json = output.json }
+            return set(&output)
+        }
+        static let extensions: Declared = .flag(
+            "e", long: "extensions", help: "Show ICMP extensions (MPLS labels, interface information) on their hop, as traceroute does."
+        ) { $0.extensions = true }
     }
 }
 

@@ -10,6 +10,9 @@ struct TraceRenderer {
     var names: (IPAddress) -> String? = AddressName.lookup
     /// The last address printed on the current hop's line, and the hop.
     private var printed: IPAddress?
+    /// -e: ICMP extensions shown after the address, as traceroute -e; those last printed.
+    var showsExtensions = false
+    private var printedExtensions = ""
     private var cache: [IPAddress: String] = [:]
 
     init(numeric: Bool, names: @escaping (IPAddress) -> String? = AddressName.lookup) {
@@ -31,11 +34,16 @@ struct TraceRenderer {
         if outcome.index == 0 {
             text += "\n" + (outcome.hop < 10 ? " " : "") + "\(outcome.hop) "
             printed = nil
+            printedExtensions = ""
         }
         guard let answer = outcome.answer else { return text + " *" }
-        if printed != answer.responder {
-            text += " " + label(answer.responder)
+        // -e: the extensions after the address (" <MPLS:...>"), which is printed again when
+        // they differ from the probe's before (traceroute.c print_probe).
+        let extensions = showsExtensions ? ICMPExtensions(objects: answer.extensions).tracerouteText : ""
+        if printed != answer.responder || extensions != printedExtensions {
+            text += " " + label(answer.responder) + (extensions.isEmpty ? "" : " <\(extensions)>")
             printed = answer.responder
+            printedExtensions = extensions
         }
         text += "  " + Self.milliseconds(answer.roundTrip) + " ms"
         if case .stopped(let annotation) = answer.verdict { text += " \(annotation)" }

@@ -56,7 +56,7 @@ public enum ExporterConfiguration {
         let prober = ExporterModule.Prober(rawValue: proberName)
         guard prober != nil || known && !checkingImplemented else {
             if known { throw Error(proberNode.mark?.line, "\(proberName) prober: not yet supported by reach-exporter") }
-            throw Error(proberNode.mark?.line, "unknown prober '\(proberName)' (http, tcp, icmp, dns, grpc or reach's route)")
+            throw Error(proberNode.mark?.line, "unknown prober '\(proberName)' (http, tcp, icmp, dns, grpc or reach's route or trace)")
         }
         // A prober reach does not run, read for its form alone: its settings are still checked.
         var module = ExporterModule(name: name, prober: prober ?? .route)
@@ -70,6 +70,7 @@ public enum ExporterConfiguration {
             case "icmp": module.icmp = try ICMPProberSettings.parse(value, reader)
             case "dns": module.dns = try DNSProberSettings.parse(value, reader)
             case "grpc": module.grpc = try GRPCProberSettings.parse(value, reader)
+            case "trace": module.trace = try TraceProberSettings.parse(value, reader)
             default: return false
             }
             return true

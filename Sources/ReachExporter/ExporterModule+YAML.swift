@@ -12,6 +12,7 @@ extension ExporterModule {
         out += DebugValue.block("icmp", icmp, ICMPProberSettings.keys)
         out += DebugValue.block("dns", dns, DNSProberSettings.keys)
         if grpc != GRPCProberSettings.unset { out += DebugValue.block("grpc", grpc, GRPCProberSettings.keys) }
+        if prober == .trace { out += DebugValue.block("trace", trace, TraceProberSettings.keys) }
         return out
     }
 

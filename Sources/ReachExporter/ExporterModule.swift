@@ -13,6 +13,8 @@ public struct ExporterModule: Hashable, Sendable {
         case grpc
         /// reach's own: the kernel's verdict on the route, no packet sent.
         case route
+        /// reach's own: the hops to the target, `reach trace`'s engine for one pass.
+        case trace
     }
 
     public enum IPProtocol: String, Hashable, Sendable {
@@ -37,6 +39,7 @@ public struct ExporterModule: Hashable, Sendable {
     /// blackbox_exporter's DefaultModule (`config/config.go`) sets no grpc defaults: without a
     /// grpc mapping its ip_protocol_fallback is false.
     public var grpc = GRPCProberSettings.unset
+    public var trace = TraceProberSettings()
 
     /// The module's own prober's choice: blackbox_exporter's default is ip6 with a fallback
     /// to ip4 (`prober/utils.go` chooseProtocol). A route module has no settings: the defaults.
@@ -50,6 +53,7 @@ public struct ExporterModule: Hashable, Sendable {
         case .icmp, .route: icmp.address
         case .dns: dns.address
         case .grpc: grpc.address
+        case .trace: trace.address
         }
     }
 

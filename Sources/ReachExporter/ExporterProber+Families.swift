@@ -73,6 +73,7 @@ extension ExporterModule {
         case .icmp, .route: icmp.address = address
         case .dns: dns.address = address
         case .grpc: grpc.address = address
+        case .trace: trace.address = address
         }
     }
 }

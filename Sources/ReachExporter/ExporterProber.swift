@@ -53,6 +53,7 @@ public struct ExporterProber: Sendable {
         case .dns: return ProbeMeasurement(detail: .dns(.init()))
         case .grpc: return ProbeMeasurement(detail: .grpc(.init()))
         case .route: return ProbeMeasurement(detail: .route(nil))
+        case .trace: return ProbeMeasurement(detail: .trace(.init()))
         }
     }
 
@@ -66,6 +67,7 @@ public struct ExporterProber: Sendable {
         case .tcp: try tcp(address, target: request.target, settings: module.tcp, deadline: deadline, into: &measurement)
         case .http: try http(address, target: request.target, module: module, deadline: deadline, into: &measurement)
         case .route: try route(address, into: &measurement)
+        case .trace: try trace(address, settings: module.trace, deadline: deadline, into: &measurement)
         case .dns: try dns(address, request: request, deadline: deadline, into: &measurement)
         case .grpc: try grpc(address, target: request.target, settings: module.grpc, deadline: deadline, into: &measurement)
         }

@@ -30,6 +30,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         case grpc(GRPC)
         case route(PathReport?)
         case dns(DNS)
+        case trace(Trace)
     }
 
     public struct ICMP: Sendable, Equatable {
@@ -97,6 +98,7 @@ public struct ProbeMeasurement: Sendable, Equatable {
         case .http(let http): samples = httpSamples(http)
         case .route(let path): samples = routeSamples(path)
         case .dns(let dns): samples = dnsSamples(dns)
+        case .trace(let trace): samples = traceSamples(trace)
         }
         if let routeRefusal {
             samples.append(MetricSample(

@@ -25,7 +25,7 @@ public struct ProbeTarget: Hashable, Sendable {
             throw ParseError(description: "target has spaces, control characters or non-ASCII bytes")
         }
         switch prober {
-        case .icmp, .route: return ProbeTarget(host: try host(unbracketed(text)))
+        case .icmp, .route, .trace: return ProbeTarget(host: try host(unbracketed(text)))
         case .dns: return try dns(text)
         case .tcp: return try tcp(text)
         case .grpc: return try grpc(text)

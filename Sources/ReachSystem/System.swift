@@ -322,4 +322,24 @@ enum System {
     static func userID() -> UInt32 {
         UInt32(getuid())
     }
+
+    /// tcgetattr(3): a terminal's modes.
+    static func terminalAttributes(_ fd: Int32) -> Result<termios, Errno> {
+        var attributes = termios()
+        return tcgetattr(fd, &attributes) == 0 ? .success(attributes) : .failure(Errno.current)
+    }
+
+    /// tcsetattr(3) with TCSANOW: the modes take effect at once.
+    static func setTerminalAttributes(_ fd: Int32, _ attributes: termios) -> Errno? {
+        var copy = attributes
+        if case .failure(let failure) = retryingInterrupts({ tcsetattr(fd, TCSANOW, &copy) }) { return failure }
+        return nil
+    }
+
+    /// gethostname(2): the host's name, as mtr's report header prints it; empty if it fails.
+    static func hostName() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }

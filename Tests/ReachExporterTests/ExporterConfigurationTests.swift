@@ -297,7 +297,8 @@ final class ExporterConfigurationTests: XCTestCase {
         XCTAssertEqual(error("global: 1\n"), "line 1: global: unknown key (blackbox_exporter 0.23 has no such setting)")
         XCTAssertEqual(error("modules:\n  p:\n    prober: icmp\n    prober: tcp\n"), "line 4: prober: mapping key already defined")
         XCTAssertEqual(
-            error("modules:\n  p:\n    prober: smtp\n"), "line 3: unknown prober 'smtp' (http, tcp, icmp, dns, grpc or reach's route)")
+            error("modules:\n  p:\n    prober: smtp\n"),
+            "line 3: unknown prober 'smtp' (http, tcp, icmp, dns, grpc or reach's route or trace)")
         XCTAssertEqual(error("modules:\n  p:\n    timeout: 1s\n"), "line 3: module 'p' has no prober")
         XCTAssertEqual(error("modules:\n  p:\n    prober: icmp\n    timeout: soon\n"),
                        "line 4: timeout: not a duration: 'soon' (5s, 500ms, 1m30s)")

@@ -622,7 +622,7 @@ extension ExporterTests {
         let reloadLines = exporter.log.split(separator: "\n").filter { $0.contains("reload") }.map(String.init)
         XCTAssertEqual(reloadLines, [
             "reach-exporter: reload failed, the previous configuration stays: "
-                + "\(path): line 3: unknown prober 'gopher' (http, tcp, icmp, dns, grpc or reach's route)"
+                + "\(path): line 3: unknown prober 'gopher' (http, tcp, icmp, dns, grpc or reach's route or trace)"
         ])
 
         // POST /-/reload of the same bad file: 500 with the reason; GET is refused.

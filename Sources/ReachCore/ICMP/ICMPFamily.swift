@@ -32,6 +32,8 @@ public protocol ICMPFamily: Sendable {
     /// The most echo data one datagram carries (iputils' -s limit): an IPv4 datagram's
     /// total length (RFC 791) and an IPv6 payload's length (RFC 8200) are 16-bit fields.
     var largestEchoData: Int { get }
+    /// Where RFC 4884's length attribute sits and which errors carry extensions.
+    var multipartLayout: ICMPMultipartLayout { get }
 }
 
 /// An ICMP or ICMPv6 message type (mirrors `<netinet/ip_icmp.h>` / `<netinet/icmp6.h>`);

@@ -65,10 +65,11 @@ public final class TraceEngine {
     private func receive(until: MonotonicInstant?, into run: inout PassState) throws -> Bool {
         var taken = 0
         var deadline = until
+        let packetBytes = settings.packetBytes(for: family)
         repeat {
             taken = 0
             let going = try transport.wait(until: deadline) { reply in
-                run.take(reply, family: family)
+                run.take(reply, family: family, packetBytes: packetBytes)
                 taken += 1
             }
             if !going { return false }
@@ -90,12 +91,13 @@ public final class TraceEngine {
 
         func sequence(of slot: Int) -> UInt16 { base &+ UInt16(truncatingIfNeeded: slot) }
 
-        mutating func take(_ reply: TraceReply, family: AddressFamily) {
+        mutating func take(_ reply: TraceReply, family: AddressFamily, packetBytes: Int) {
             let slot = Int(reply.sequence &- base)
             schedule.answer(slot, at: reply.receivedAt) { roundTrip in
                 TraceAnswer(
                     responder: reply.responder, roundTrip: roundTrip, icmpType: reply.icmpType, icmpCode: reply.icmpCode,
-                    verdict: reply.verdict(in: family), quote: reply.quote, quoteOffset: reply.quoteOffset)
+                    verdict: reply.verdict(in: family), quote: reply.quote, quoteOffset: reply.quoteOffset,
+                    extensions: reply.extensions(packetBytes: packetBytes, family: family))
             }
         }
 

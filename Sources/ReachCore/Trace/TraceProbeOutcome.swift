@@ -55,19 +55,6 @@ public struct TraceAnswer: Equatable, Sendable {
     }
 }
 
-/// One object of an RFC 4884 ICMP extension structure (section 7): its class (1 MPLS
-/// label stack, RFC 4950; 2 interface information, RFC 5837), its type, its payload.
-public struct ICMPExtensionObject: Equatable, Sendable {
-    public var classNumber: UInt8
-    public var classType: UInt8
-    public var payload: [UInt8]
-    public init(classNumber: UInt8, classType: UInt8, payload: [UInt8]) {
-        self.classNumber = classNumber
-        self.classType = classType
-        self.payload = payload
-    }
-}
-
 /// Why a trace ended.
 public enum TraceStop: Equatable, Sendable {
     /// The destination answered at `hop`.
