@@ -15,6 +15,8 @@ final class FanoutPingRenderer {
     private let unreachable: Bool
     private let elapsed: Bool
     private let stats: Bool
+    /// --percentiles: p50/p90/p99 after each summary's min/avg/max.
+    private let percentiles: Bool
     /// With a count, fping's count mode: per-probe lines and summaries. Without, its
     /// default mode: "is alive" / "is unreachable".
     private let countMode: Bool
@@ -43,6 +45,7 @@ final class FanoutPingRenderer {
         unreachable = options.unreachable
         elapsed = options.elapsed
         stats = options.stats
+        percentiles = options.percentiles
         countMode = count != nil
     }
 
@@ -315,6 +318,7 @@ final class FanoutPingRenderer {
                 text += Self.counts(sent: counters.sent, received: counters.received)
                 if let average = counters.average {
                     text += ", min/avg/max = \(Self.time(counters.minimum))/\(Self.time(average))/\(Self.time(counters.maximum))"
+                    if percentiles { text += ", p50/p90/p99 = " + Self.percentiles(counters).map(Self.time).joined(separator: "/") }
                 }
             }
             text += "\n"
@@ -328,6 +332,7 @@ final class FanoutPingRenderer {
             counters.average.map { average in
                 .object([
                     ("min", .milliseconds(counters.minimum)), ("avg", .milliseconds(average)), ("max", .milliseconds(counters.maximum)),
+                    ("percentiles", PingRenderer.percentilesObject(Self.percentiles(counters).map { .milliseconds($0) })),
                 ])
             } ?? .null
         var fields: [(String, JSONValue)] = [
@@ -357,6 +362,12 @@ final class FanoutPingRenderer {
         let now = RealtimeInstant.now()
         let fraction = String((now.nanoseconds % 1_000_000_000) / 10_000)
         return "[\(now.seconds).\(String(repeating: "0", count: 5 - fraction.count))\(fraction)] "
+    }
+
+    /// The 50th, 90th and 99th percentiles of the settled round trips, held within fping's
+    /// min and max.
+    static func percentiles(_ counters: PingStatistics) -> [TimeSpan] {
+        [0.5, 0.9, 0.99].map { counters.percentile($0, minimum: counters.minimum, maximum: counters.maximum) ?? counters.minimum }
     }
 
     /// fping sprint_tm: milliseconds with three significant digits ("0.052", "1.23",

@@ -38,6 +38,8 @@ struct PingOptions: Equatable {
     var stats = false
     var loop = false
     var squiet: TimeSpan?
+    /// --percentiles: the round trips' p50/p90/p99 after the statistics.
+    var percentiles = false
 
     /// Options only fping's model has. A target list (`--targets-from`, `--generate`) is
     /// one of them even when it holds a single target: a script that gives a list expects
@@ -99,7 +101,7 @@ struct PingOptions: Equatable {
         let renderer = PingRenderer(
             targetText: host, address: address, payloadSize: settings.configuration.payloadSize,
             quiet: quiet, flood: flood, showsTimestamps: timestamps, reportsOutstanding: outstanding,
-            json: json, broadcast: broadcast)
+            json: json, broadcast: broadcast, percentiles: percentiles)
         let out = OutputChannel.standard
         let clock = SystemClock()
         writeHeader(renderer, address: address, socket: socket, settings: settings)

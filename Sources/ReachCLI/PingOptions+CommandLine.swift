@@ -27,6 +27,7 @@ extension PingOptions {
             Option.pattern, Option.mtuDiscovery, Option.ipv4, Option.ipv6, Option.quiet, Option.numeric, Option.timestamps,
             Option.outstanding, Option.flood, Option.broadcast, Option.json, Option.period, Option.alive, Option.unreachable,
             Option.eachRTT, Option.targetsFrom, Option.generate, Option.elapsed, Option.stats, Option.loop, Option.squiet,
+            Option.percentiles,
         ])
 
     /// The options the ping session's refusals name.
@@ -103,6 +104,10 @@ extension PingOptions {
                 """
         ) { $0.flood = true }
         static let broadcast: Declared = .flag("b", help: "Allow pinging a broadcast address (iputils -b).") { $0.broadcast = true }
+        static let percentiles: Declared = .flag(
+            long: "percentiles",
+            help: "One more statistics line: the round trips' 50th, 90th and 99th percentiles (estimated within 0.27 %; reach(1))."
+        ) { $0.percentiles = true }
         static let json: Declared = .flag(long: "json", help: "One JSON object per event, then a summary (schema in reach(1)).") {
             $0.json = true
         }

@@ -26,13 +26,17 @@ final class PingRenderer {
     /// -b, or a multicast target: many hosts answer, and iputils marks no reply as from a
     /// different address (its `multicast` and `broadcast_pings`, ping/ping.c).
     let expectsManyRepliers: Bool
+    /// --percentiles: a line of p50/p90/p99 after iputils' statistics.
+    let showsPercentiles: Bool
     /// Sequences answered by a reply, as iputils' rcvd_tbl bitmap (for -O).
     private var answered = [UInt64](repeating: 0, count: 1024)
 
     init(
         targetText: String, address: IPAddress, payloadSize: Int, quiet: Bool = false, flood: Bool = false,
-        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false, broadcast: Bool = false
+        showsTimestamps: Bool = false, reportsOutstanding: Bool = false, json: Bool = false, broadcast: Bool = false,
+        percentiles: Bool = false
     ) {
+        showsPercentiles = percentiles
         self.targetText = targetText
         self.address = address
         self.payloadSize = payloadSize
@@ -187,7 +191,20 @@ final class PingRenderer {
             let gap = engine.elapsed.microseconds / Int64(stats.transmitted - 1)
             text += "\(comma)ipg/ewma \(Self.decimals(gap))/\(Self.decimals(stats.ewmaTimesEight / 8)) ms"
         }
+        if showsPercentiles && stats.received > 0 && stats.timed > 0 && showsTimes {
+            text += "\nrtt p50/p90/p99 = " + Self.percentiles(stats).map { Self.decimals($0) }.joined(separator: "/") + " ms"
+        }
         return text + "\n"
+    }
+
+    /// The 50th, 90th and 99th percentiles in whole microseconds, held within iputils' min and
+    /// max (whole microseconds too).
+    static func percentiles(_ stats: PingStatistics) -> [Int64] {
+        let (minimum, maximum) = (stats.minimumMicroseconds, stats.maximumMicroseconds)
+        return [0.5, 0.9, 0.99].map { q in
+            let span = stats.percentile(q, minimum: .nanoseconds(minimum * 1000), maximum: .nanoseconds(maximum * 1000))
+            return span?.microseconds ?? minimum
+        }
     }
 
     /// Microseconds as milliseconds with three decimals (MillisecondText, iputils' "%ld.%03ld").
@@ -367,6 +384,11 @@ final class PingRenderer {
          ("reason", .optional(AccessRefusal.reason(for: error, toward: destination)?.rawValue))]
     }
 
+    /// `{"p50": …, "p90": …, "p99": …}`, the summary's `percentiles` in both models.
+    static func percentilesObject(_ values: [JSONValue]) -> JSONValue {
+        .object(zip(["p50", "p90", "p99"], values).map { ($0, $1) })
+    }
+
     func summary(_ engine: PingEngine, status: ExitStatus) -> JSONValue {
         let stats = engine.statistics.first ?? PingStatistics()
         let rtt: JSONValue =
@@ -376,6 +398,7 @@ final class PingRenderer {
                 ("avg", .number(Double(stats.averageMicroseconds) / 1000)),
                 ("max", .number(Double(stats.maximumMicroseconds) / 1000)),
                 ("mdev", .number(Double(stats.mdevMicroseconds) / 1000)),
+                ("percentiles", Self.percentilesObject(Self.percentiles(stats).map { .number(Double($0) / 1000) })),
             ])
             : .null
         return .object([

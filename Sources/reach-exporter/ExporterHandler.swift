@@ -20,6 +20,8 @@ final class ExporterContext: Sendable {
     let web: WebSource
     /// `--web.route-prefix`, `--web.external-url`.
     let routes: RoutePrefix
+    /// How long each module's probes took, for /metrics.
+    let durations = ProbeDurations()
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -57,6 +59,7 @@ final class ExporterContext: Sendable {
 
     var metricsSamples: [MetricSample] {
         ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
+            + durations.samples
     }
 
     /// Reads the configuration file again (SIGHUP, `POST /-/reload`); a file that cannot be
@@ -156,6 +159,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
             scrapeTimeout: request.headers.first(name: "X-Prometheus-Scrape-Timeout-Seconds"))
         let keepAlive = request.isKeepAlive
         let isHead = request.method == .HEAD
+        let format = Exposition.format(accepting: request.headers.first(name: "Accept"))
         switch route {
         case .reply(let status, let text):
             respond(context: context, status: HTTPResponseStatus(statusCode: status), text: text, keepAlive: keepAlive, isHead: isHead)
@@ -168,7 +172,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 respond(context: context, status: .ok, text: "", keepAlive: keepAlive, isHead: isHead)
             }
         case .metrics:
-            respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples), keepAlive: keepAlive, isHead: isHead)
+            respond(context: context, status: .ok, body: Exposition.render(shared.metricsSamples, as: format),
+                    contentType: format.contentType, keepAlive: keepAlive, isHead: isHead)
         case .probe(let probe):
             guard shared.probes.admit() else {
                 respond(context: context, status: .serviceUnavailable, text: "too many probes waiting: try again later",
@@ -186,15 +191,16 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
                 started.timeout -= MonotonicInstant.now() - admitted
                 let startTime = RealtimeInstant.now()
                 let measurement = try shared.prober.probe(started)
+                shared.durations.record(module: probe.module.name, duration: measurement.duration)
                 if probe.debug {
                     return ProbeDebugOutput.render(started, target: probe.targetText, measurement: measurement, started: startTime)
                 }
-                return Exposition.render(measurement.samples)
+                return Exposition.render(measurement.samples, as: format)
             }.whenComplete { result in
                 let (handler, context) = bound.value
                 switch result {
                 case .success(let body):
-                    let type = probe.debug ? "text/plain; charset=utf-8" : Exposition.contentType
+                    let type = probe.debug ? "text/plain; charset=utf-8" : format.contentType
                     handler.respond(context: context, status: .ok, body: body, contentType: type, keepAlive: keepAlive, isHead: isHead)
                 case .failure(let error):
                     handler.respond(context: context, status: .internalServerError, text: "probe could not run: \(error)",

@@ -281,6 +281,9 @@ enum HelpGolden {
               --squiet <seconds>      Several targets: counters of the last interval every
                                       this many seconds (at most 86400), on stderr (fping
                                       -Q).
+              --percentiles           One more statistics line: the round trips' 50th, 90th
+                                      and 99th percentiles (estimated within 0.27 %;
+                                      reach(1)).
               --version               Show the version.
               -h, --help              Show help information.
             """#

@@ -148,6 +148,39 @@ final class PingRendererTests: XCTestCase {
     }
 
     func testStatisticsBlock() {
+        XCTAssertEqual(
+            renderer().statistics(twoRepliesAndAnError(), intervalIsZero: false),
+            """
+
+            --- 198.18.0.2 ping statistics ---
+            3 packets transmitted, 2 received, +1 errors, 33.3333% packet loss, time 400ms
+            rtt min/avg/max/mdev = 0.061/0.231/0.401/0.170 ms
+
+            """)
+    }
+
+    /// --percentiles: one more line, each estimate rounded to the microsecond and held within
+    /// min..max (p90 and p99 of {61, 401} µs come out at 401.6 and 401.8 µs, above the max);
+    /// the JSON summary has them always.
+    func testPercentilesLineAndSummary() throws {
+        let engine = twoRepliesAndAnError()
+        let withPercentiles = PingRenderer(targetText: "198.18.0.2", address: target, payloadSize: 56, percentiles: true)
+        XCTAssertEqual(
+            withPercentiles.statistics(engine, intervalIsZero: false),
+            """
+
+            --- 198.18.0.2 ping statistics ---
+            3 packets transmitted, 2 received, +1 errors, 33.3333% packet loss, time 400ms
+            rtt min/avg/max/mdev = 0.061/0.231/0.401/0.170 ms
+            rtt p50/p90/p99 = 0.061/0.401/0.401 ms
+
+            """)
+        let summary = renderer().summary(engine, status: .success).serialized()
+        XCTAssertTrue(summary.contains(#""mdev":0.17,"percentiles":{"p50":0.061,"p90":0.401,"p99":0.401}}"#), summary)
+    }
+
+    /// Replies of 401 and 61 µs to the first two of three probes, Host Unreachable for the third.
+    private func twoRepliesAndAnError() -> PingEngine {
         var engine = PingEngine(
             target: target, identifier: 1, configuration: PingConfiguration(count: 3, interval: .nanoseconds(200_000_000)))
         var now: Int64 = 0
@@ -172,15 +205,7 @@ final class PingRendererTests: XCTestCase {
         let third = engine.nextProbe(now: mono(now))!
         _ = engine.didSend(third, realtime: real(now), monotonic: mono(now))
         _ = engine.receive(hostUnreachable(quoting: third.bytes))
-        XCTAssertEqual(
-            renderer().statistics(engine, intervalIsZero: false),
-            """
-
-            --- 198.18.0.2 ping statistics ---
-            3 packets transmitted, 2 received, +1 errors, 33.3333% packet loss, time 400ms
-            rtt min/avg/max/mdev = 0.061/0.231/0.401/0.170 ms
-
-            """)
+        return engine
     }
 
     /// iputils prints "pipe N" when more than one probe was out as an answer came: after the

@@ -6,7 +6,7 @@ import XCTest
 /// one whose router answers ICMP Host Unreachable (nftables' reject).
 final class FanoutPingTests: NamespaceTestCase {
     override class var labPrefix: String { "rch-fan-" }
-    private var net: LabTopology!
+    var net: LabTopology!
 
     static let answering = "198.18.1.2"
     static let answering6 = "2001:db8:1::2"

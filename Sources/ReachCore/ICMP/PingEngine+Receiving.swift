@@ -86,6 +86,7 @@ extension PingEngine {
         let late = probe.state == .timedOut
         if !corrupted {
             statistics[target].record(roundTrip: rtt)
+            if iputils { statistics[target].histogram.record(rtt) }
             statistics[target].noteAnswer(toProbe: probe.number, newest: nextNumber - 1)
         }
         if corrupted {

@@ -37,6 +37,20 @@ public struct PingStatistics: Equatable, Sendable {
     /// unless the configuration `recordsEachProbe`.
     public var roundTrips: [TimeSpan]
 
+    /// The round trips the percentiles come from: iputils' (every timed reply, duplicates
+    /// included, as its min/avg/max) with one target, fping's (the replies settled) with
+    /// several; the engine records into it.
+    public internal(set) var histogram = LatencyHistogram(.finest)
+
+    /// The `q`-quantile of `histogram`, rounded to the microsecond (an estimate: rounded, where
+    /// measured times are truncated), then held within the run's smallest and largest round
+    /// trip, which the estimate's bucket may reach past; nil before a reply.
+    public func percentile(_ q: Double, minimum: TimeSpan, maximum: TimeSpan) -> TimeSpan? {
+        guard let seconds = histogram.quantile(q) else { return nil }
+        let estimate = TimeSpan(nanoseconds: Int64((seconds * 1e6).rounded()) * 1000)
+        return Swift.min(Swift.max(estimate, minimum), maximum)
+    }
+
     /// Marks in `roundTrips`, below any round trip (fping's -1 and its unused slots).
     public static let lost = TimeSpan(nanoseconds: -1)
     public static let unused = TimeSpan(nanoseconds: -2)
@@ -67,6 +81,7 @@ public struct PingStatistics: Equatable, Sendable {
     /// `received` is counted apart, by either tool's rule.
     mutating func settle(roundTrip rtt: TimeSpan, index: Int) {
         sent += 1
+        histogram.record(rtt)
         if maximum == .zero || rtt > maximum { maximum = rtt }
         if minimum == .zero || rtt < minimum { minimum = rtt }
         total += rtt

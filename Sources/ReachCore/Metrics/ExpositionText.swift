@@ -39,10 +39,21 @@ public enum ExpositionText {
     }
 
     private static func appendSample(_ sample: MetricSample, to out: inout [UInt8]) {
-        out += sample.name.utf8
-        if !sample.labels.isEmpty {
+        if sample.kind == .histogram {
+            appendHistogram(sample, to: &out)
+            return
+        }
+        appendLine(sample.name, sample.labels, value: formatted(sample), to: &out)
+    }
+
+    /// `name{labels} value`, with `extra` (a histogram's `le`) after the sample's labels.
+    static func appendLine(
+        _ name: String, _ labels: [MetricSample.Label], extra: MetricSample.Label? = nil, value: String, to out: inout [UInt8]
+    ) {
+        out += name.utf8
+        if !labels.isEmpty || extra != nil {
             out.append(UInt8(ascii: "{"))
-            for (position, label) in sample.labels.enumerated() {
+            for (position, label) in (labels + (extra.map { [$0] } ?? [])).enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
                 out += label.name.utf8
                 out += "=\"".utf8
@@ -52,7 +63,7 @@ public enum ExpositionText {
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: " "))
-        out += formatted(sample).utf8
+        out += value.utf8
         out.append(UInt8(ascii: "\n"))
     }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """HTTP clients for the exporter tests, run inside a test namespace.
 
-  exporter-client.py get URL [NAME:VALUE]...   one GET; prints {"status", "body", "seconds"} as JSON
+  exporter-client.py get URL [NAME:VALUE]...   one GET; prints {"status", "body", "content_type", "seconds"} as JSON
   exporter-client.py post URL                  one POST with an empty body; the same
   exporter-client.py hostile HOST PORT         the hostile clients; prints their outcomes as JSON
 
@@ -29,7 +29,8 @@ def get(url, headers, method="GET"):
     start = time.monotonic()
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            answer = {"status": response.status, "body": response.read().decode("utf-8", "replace")}
+            answer = {"status": response.status, "body": response.read().decode("utf-8", "replace"),
+                      "content_type": response.headers.get("Content-Type")}
     except urllib.error.HTTPError as error:
         answer = {"status": error.code, "body": error.read().decode("utf-8", "replace")}
     answer["seconds"] = time.monotonic() - start
