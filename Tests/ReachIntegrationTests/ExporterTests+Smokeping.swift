@@ -1,0 +1,272 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import TestSupport
+import XCTest
+
+/// The continuous prober beside smokeping_prober 0.6.1 (Debian's, unpacked by
+/// scripts/install-deps.sh test), both in the client namespace of a chain whose far host
+/// drops every fifth echo request to one of its addresses.
+extension ExporterTests {
+    static let smokepingProber: String = {
+        if let path = ProcessInfo.processInfo.environment["SMOKEPING_PROBER"], !path.isEmpty { return path }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent(".build/smokeping/usr/bin/prometheus-smokeping-prober").path
+    }()
+
+    /// The chain, the far host's 198.18.1.4 dropping every fifth echo request (nftables'
+    /// numgen counter: the 1st, 6th, 11th...), `far.lab` in the client's hosts file.
+    private func smokepingLab() throws -> ChainTopology {
+        try Privilege.requireRootAndTools(["ip", "nft", "python3"])
+        if access(Self.smokepingProber, X_OK) != 0 {
+            try ContinuousIntegration.cannotRun(
+                "the smokeping tests need smokeping_prober at \(Self.smokepingProber) (scripts/install-deps.sh test)")
+        }
+        let chain = try ChainTopology(lab: lab)
+        try chain.far.ip("addr", "add", "198.18.1.4/24", "dev", "f0")
+        try lab.nft(
+            in: chain.far, name: "fifth",
+            """
+            table ip rchfifth {
+              chain input {
+                type filter hook input priority 0;
+                ip daddr 198.18.1.4 icmp type echo-request numgen inc mod 5 0 drop
+              }
+            }
+            """)
+        try setHosts("198.18.1.2 far.lab\n2001:db8:1::2 far.lab\n", of: chain.client)
+        return chain
+    }
+
+    private func setHosts(_ lines: String, of namespace: Namespace) throws {
+        let etc = "/etc/netns/\(namespace.name)"
+        try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
+        // In place: `ip netns exec` bind-mounts this file's inode over /etc/hosts, so a running
+        // exporter sees a rewrite, not a replacement.
+        try ("127.0.0.1 localhost\n" + lines).write(toFile: "\(etc)/hosts", atomically: false, encoding: .utf8)
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: etc) }
+    }
+
+    /// The samples of reach's /metrics whose name starts with `prefix`, once `ready` holds.
+    private func waitForSamples(
+        _ url: String, in namespace: Namespace, timeout: Double = 20, until ready: ([String: Double]) -> Bool
+    ) throws -> [String: Double] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var latest: [String: Double] = [:]
+        while Date() < deadline {
+            latest = samples(try get(url, in: namespace).body)
+            if ready(latest) { return latest }
+            usleep(200_000)
+        }
+        XCTFail("\(url) never ready: \(latest.filter { $0.key.hasPrefix("smokeping") || $0.key.hasPrefix("reach_smokeping") })")
+        return latest
+    }
+
+    /// The series of one family in an exposition, by the text between the braces.
+    private func series(_ name: String, in values: [String: Double]) -> [String: Double] {
+        var found: [String: Double] = [:]
+        for (key, value) in values where key.hasPrefix(name + "{") { found[String(key.dropFirst(name.count))] = value }
+        return found
+    }
+
+    func testSmokepingBesideSmokepingProberThroughARouter() throws {
+        let chain = try smokepingLab()
+        let file = try lab.script("smokeping.yml", """
+            targets:
+            - hosts: [198.18.1.2, far.lab]
+              interval: 200ms
+            - hosts: [198.18.1.4]
+              interval: 100ms
+
+            """)
+        let theirs = try lab.launch(
+            [Self.smokepingProber, "--config.file=\(file)", "--web.listen-address=127.0.0.1:19374", "--privileged"],
+            in: chain.client, label: "smokeping_prober")
+        try waitForPort(19374, in: chain.client, server: theirs)
+        let exporter = try startExporter(["--smokeping", "--config.file=\(file)", "--resolve-interval", "1s"], in: chain.client)
+        let mine = "http://127.0.0.1:10115/metrics"
+        let key = "{host=\"198.18.1.4\",ip=\"198.18.1.4\"}"
+        let reach = try waitForSamples(mine, in: chain.client) { ($0["smokeping_requests_total" + key] ?? 0) >= 40 }
+        let smokeping = try waitForSamples("http://127.0.0.1:19374/metrics", in: chain.client) {
+            ($0["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"] ?? 0) > 0
+        }
+
+        // The same families, series and buckets where both probe the same address; the TTL
+        // the router left, 63.
+        let families = ["smokeping_requests_total", "smokeping_response_duplicates_total", "smokeping_response_ttl"]
+        for family in families + ["smokeping_response_duration_seconds_bucket", "smokeping_response_duration_seconds_count"] {
+            let theirKeys = Set(series(family, in: smokeping).keys.filter { $0.hasPrefix("{host=\"198.18.1.2\"") })
+            let myKeys = Set(series(family, in: reach).keys.filter { $0.hasPrefix("{host=\"198.18.1.2\"") })
+            XCTAssertEqual(myKeys, theirKeys, family)
+            XCTAssertFalse(myKeys.isEmpty, family)
+        }
+        XCTAssertEqual(reach["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"], 63)
+        XCTAssertEqual(smokeping["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"], 63)
+        // Every address of far.lab is its own series; smokeping_prober pings one.
+        XCTAssertEqual(
+            Set(series("smokeping_requests_total", in: reach).keys.filter { $0.contains("far.lab") }),
+            ["{host=\"far.lab\",ip=\"198.18.1.2\"}", "{host=\"far.lab\",ip=\"2001:db8:1::2\"}"])
+        XCTAssertEqual(series("smokeping_requests_total", in: smokeping).keys.filter { $0.contains("far.lab") }.count, 1)
+
+        // Exact loss: the far host dropped the 1st, 6th, 11th... request; one may be in flight.
+        let requests = Int(try XCTUnwrap(reach["smokeping_requests_total" + key]))
+        let answered = Int(try XCTUnwrap(reach["smokeping_response_duration_seconds_count" + key]))
+        let dropped = (requests + 4) / 5
+        XCTAssertLessThanOrEqual(answered, requests - dropped, "\(requests) requests")
+        XCTAssertGreaterThanOrEqual(answered, requests - dropped - 1, "\(requests) requests")
+        XCTAssertEqual(reach["smokeping_send_errors_total" + key], 0)
+
+        // far.lab moves: its old addresses' series go, the new one comes, within a few
+        // lookups (--resolve-interval 1s).
+        try setHosts("198.18.1.4 far.lab\n", of: chain.client)
+        let moved = try waitForSamples(mine, in: chain.client) { values in
+            let far = self.series("smokeping_requests_total", in: values).keys.filter { $0.contains("far.lab") }
+            return far == ["{host=\"far.lab\",ip=\"198.18.1.4\"}"]
+        }
+        XCTAssertNil(moved["smokeping_response_ttl{host=\"far.lab\",ip=\"2001:db8:1::2\"}"])
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
+    }
+
+    func testSmokepingReloadBlackholeAndBadFiles() throws {
+        let chain = try smokepingLab()
+        try chain.client.ip("route", "add", "blackhole", "203.0.113.0/24")
+        let path = "\(lab.directory)/smokeping.yml"
+        try "targets:\n- hosts: [198.18.1.2]\n  interval: 100ms\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let exporter = try startExporter(["--smokeping", "--config.file=\(path)", "--resolve-interval", "1s"], in: chain.client)
+        let mine = "http://127.0.0.1:10115/metrics"
+        _ = try waitForSamples(mine, in: chain.client) { ($0["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"] ?? 0) > 0 }
+
+        // POST /-/reload: a blackholed target, an IPv6 one and a name that never resolves
+        // join; the blackholed one's refused sends are counted with their route type.
+        try """
+            targets:
+            - hosts: [198.18.1.2, 203.0.113.9, 2001:db8:1::2, nowhere.invalid]
+              interval: 100ms
+              labels: {site: lab}
+
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try get("http://127.0.0.1:10115/-/reload", in: chain.client, method: "post").status, 200)
+        let blackholed = "{host=\"203.0.113.9\",ip=\"203.0.113.9\",site=\"lab\"}"
+        let after = try waitForSamples(mine, in: chain.client) { values in
+            (values["smokeping_send_errors_total" + blackholed] ?? 0) >= 5
+                && (values["smokeping_response_ttl{host=\"2001:db8:1::2\",ip=\"2001:db8:1::2\",site=\"lab\"}"] ?? 0) > 0
+        }
+        XCTAssertEqual(after["smokeping_prober_config_last_reload_successful"], 1)
+        XCTAssertEqual(
+            after["reach_smokeping_send_refusals_total{host=\"203.0.113.9\",ip=\"203.0.113.9\",reason=\"blackhole_route\",site=\"lab\"}"],
+            after["smokeping_send_errors_total" + blackholed])
+        XCTAssertGreaterThanOrEqual(after["reach_smokeping_resolution_failures_total{host=\"nowhere.invalid\"}"] ?? 0, 1)
+        XCTAssertEqual(after["smokeping_response_ttl{host=\"2001:db8:1::2\",ip=\"2001:db8:1::2\",site=\"lab\"}"], 63)
+        // The old group's series left with it.
+        XCTAssertNil(after["smokeping_requests_total{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"])
+
+        // SIGHUP with an unknown key: one line naming it, the gauge at 0, the targets go on.
+        try "targets:\n- hosts: [198.18.1.2]\n  colour: blue\n".write(toFile: path, atomically: true, encoding: .utf8)
+        kill(exporter.pid, SIGHUP)
+        let refused = try waitForSamples(mine, in: chain.client) { $0["smokeping_prober_config_last_reload_successful"] == 0 }
+        let before = refused["smokeping_requests_total" + blackholed] ?? 0
+        let later = try waitForSamples(mine, in: chain.client) { ($0["smokeping_requests_total" + blackholed] ?? 0) > before + 3 }
+        XCTAssertGreaterThan(later["smokeping_requests_total" + blackholed] ?? 0, before)
+        let lines = exporter.log.split(separator: "\n").filter { $0.contains("reload failed") }
+        XCTAssertEqual(lines.map(String.init), [
+            "reach-exporter: reload failed, the previous configuration stays: \(path): line 3: "
+                + "targets.colour: unknown key (smokeping_prober has no such setting)"
+        ])
+        kill(exporter.pid, SIGTERM)
+        XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
+    }
+
+    /// A real Prometheus scrapes both exporters; Debian's example-rules.yml for smokeping_prober
+    /// evaluates on reach's series as Prometheus would (promtool test rules), fed with what
+    /// reach counted over five seconds.
+    func testPrometheusScrapesBothAndDebiansRulesEvaluateOnReachsSeries() throws {
+        let chain = try smokepingLab()
+        try Privilege.requireRootAndTools(["prometheus", "promtool"])
+        var root = URL(fileURLWithPath: Self.smokepingProber)
+        for _ in 0..<2 { root.deleteLastPathComponent() }
+        let rules = root.appendingPathComponent("share/doc/prometheus-smokeping-prober/examples/example-rules.yml").path
+        let file = try lab.script("smokeping.yml", "targets:\n- hosts: [198.18.1.4]\n  interval: 100ms\n")
+        let theirs = try lab.launch(
+            [Self.smokepingProber, "--config.file=\(file)", "--web.listen-address=127.0.0.1:19374", "--privileged"],
+            in: chain.client, label: "smokeping_prober")
+        try waitForPort(19374, in: chain.client, server: theirs)
+        _ = try startExporter(["--smokeping", "--config.file=\(file)"], in: chain.client)
+        let config = """
+            global:
+              scrape_interval: 1s
+              scrape_timeout: 900ms
+            scrape_configs:
+              - job_name: reach
+                static_configs: [{targets: [127.0.0.1:10115]}]
+              - job_name: smokeping
+                static_configs: [{targets: [127.0.0.1:19374]}]
+
+            """
+        let prometheus = try lab.launch(
+            ["prometheus", "--config.file=\(try lab.script("prometheus.yml", config))", "--storage.tsdb.path=\(lab.directory)/tsdb",
+             "--web.listen-address=127.0.0.1:19090"],
+            in: chain.client, label: "prometheus")
+        try prometheus.waitUntilReady(marker: "Server is ready to receive web requests", timeout: 30)
+        var jobs: [String: String] = [:]
+        let deadline = Date().addingTimeInterval(20)
+        while jobs.count < 2, Date() < deadline {
+            jobs = values(try prometheusQuery("smokeping_response_ttl{host=\"198.18.1.4\"}", in: chain.client, port: 19090), by: "job")
+            usleep(250_000)
+        }
+        XCTAssertEqual(jobs, ["reach": "63", "smokeping": "63"], prometheus.log)
+
+        // Five seconds of reach's counts, as promtool's input series, one step per 5 s.
+        let url = "http://127.0.0.1:10115/metrics"
+        let before = samples(try get(url, in: chain.client).body)
+        sleep(5)
+        let after = samples(try get(url, in: chain.client).body)
+        var steps: [String: Double] = [:]
+        for (name, value) in after where name.contains("host=\"198.18.1.4\"") && !name.hasPrefix("smokeping_response_ttl") {
+            steps[name] = value - (before[name] ?? 0)
+        }
+        let key = "{host=\"198.18.1.4\",ip=\"198.18.1.4\"}"
+        let ratio = (steps["smokeping_response_duration_seconds_count" + key] ?? 0) / (steps["smokeping_requests_total" + key] ?? 1)
+        XCTAssertEqual(ratio, 0.8, accuracy: 0.05)
+        let test = promtoolTest(rules: rules, steps: steps, ratio: ratio, buckets: bucketSteps(steps, key: key))
+        let result = try chain.client.exec(["promtool", "test", "rules", try lab.script("smokeping-rules-test.yml", test)])
+        XCTAssertEqual(result.status, 0, "\(result)\n\(test)")
+    }
+
+    /// The `le` bounds and counts of one series' buckets, in order.
+    private func bucketSteps(_ steps: [String: Double], key: String) -> [(bound: Double, count: Double)] {
+        let prefix = "smokeping_response_duration_seconds_bucket" + key.dropLast() + ",le=\""
+        return steps.compactMap { name, count -> (Double, Double)? in
+            guard name.hasPrefix(prefix) else { return nil }
+            let bound = name.dropFirst(prefix.count).dropLast(2)
+            return (bound == "+Inf" ? .infinity : Double(bound) ?? .nan, count)
+        }.sorted { $0.0 < $1.0 }
+    }
+
+    /// Prometheus's histogram_quantile over cumulative buckets (promql/quantile.go bucketQuantile).
+    private func quantile(_ q: Double, _ buckets: [(bound: Double, count: Double)]) -> Double {
+        let rank = q * buckets[buckets.count - 1].count
+        let index = buckets.firstIndex { $0.count >= rank } ?? buckets.count - 1
+        if index == buckets.count - 1 { return buckets[buckets.count - 2].bound }
+        let start = index == 0 ? 0 : buckets[index - 1].bound
+        let below = index == 0 ? 0 : buckets[index - 1].count
+        return start + (buckets[index].bound - start) * (rank - below) / (buckets[index].count - below)
+    }
+
+    private func promtoolTest(rules: String, steps: [String: Double], ratio: Double, buckets: [(bound: Double, count: Double)]) -> String {
+        let series = steps.sorted { $0.key < $1.key }.map { name, step in
+            "      - series: '\(name)'\n        values: '0+\(String(format: "%.9f", step))x30'\n"
+        }.joined()
+        let labels = "{host=\"198.18.1.4\", ip=\"198.18.1.4\"}"
+        var expected = "      - expr: instance:smokeping_probe_success:ratio1m\n        eval_time: 2m\n"
+            + "        exp_samples: [{labels: 'instance:smokeping_probe_success:ratio1m\(labels)', value: \(ratio)}]\n"
+        for (q, name) in [(0.5, "q50"), (0.9, "q90"), (0.99, "q99")] {
+            let record = "instance:smokeping_response_duration_seconds:\(name)"
+            expected += "      - expr: \(record)\n        eval_time: 2m\n"
+                + "        exp_samples: [{labels: '\(record)\(labels)', value: \(quantile(q, buckets))}]\n"
+        }
+        return "rule_files: [\(rules)]\nevaluation_interval: 30s\ntests:\n  - interval: 5s\n    input_series:\n"
+            + series + "    promql_expr_test:\n" + expected
+    }
+}
