@@ -28,6 +28,7 @@ PARTS = [
     ("Ping beside iputils ping", "scripts/bench-ping.py", ["python3", "scripts/bench-ping.py"]),
     ("Many targets beside fping, `ip -batch` and `getent`", "scripts/bench-many.py", ["scripts/bench-many.sh"]),
     ("reach-exporter beside blackbox_exporter", "scripts/bench-exporter.py", ["scripts/bench-exporter.sh"]),
+    ("Continuous probes beside smokeping_prober", "scripts/bench-smokeping.py", ["python3", "scripts/bench-smokeping.py"]),
 ]
 SKIPPED = 77
 
