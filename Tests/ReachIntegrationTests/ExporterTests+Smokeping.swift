@@ -178,6 +178,42 @@ extension ExporterTests {
         XCTAssertEqual(exporter.waitForExit(), 0, exporter.log)
     }
 
+    /// `protocol: tcp`: the handshake timed through the router, in both families; a closed
+    /// port counts requests and no response.
+    func testSmokepingTCPTimesTheHandshake() throws {
+        let chain = try smokepingLab()
+        let server = try lab.launch(["python3", "-m", "http.server", "--bind", "::", "8080"], in: chain.far, label: "http-server")
+        try waitForPort(8080, in: chain.far, server: server)
+        let file = try lab.script("smokeping.yml", """
+            targets:
+            - hosts: [198.18.1.2, 2001:db8:1::2]
+              protocol: tcp
+              port: 8080
+              interval: 100ms
+            - hosts: [198.18.1.2]
+              protocol: tcp
+              port: 8081
+              interval: 100ms
+              labels: {port: closed}
+
+            """)
+        _ = try startExporter(["--smokeping", "--config.file=\(file)"], in: chain.client)
+        let open4 = "{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"
+        let open6 = "{host=\"2001:db8:1::2\",ip=\"2001:db8:1::2\"}"
+        let closed = "{host=\"198.18.1.2\",ip=\"198.18.1.2\",port=\"closed\"}"
+        let counted = try waitForSamples("http://127.0.0.1:10115/metrics", in: chain.client) { values in
+            [open4, open6, closed].allSatisfy { (values["smokeping_requests_total" + $0] ?? 0) >= 10 }
+                && (values["smokeping_response_duration_seconds_count" + open6] ?? 0) >= 10
+        }
+        XCTAssertGreaterThanOrEqual(counted["smokeping_response_duration_seconds_count" + open4] ?? 0, 9)
+        XCTAssertEqual(counted["smokeping_response_duration_seconds_count" + closed], 0)
+        XCTAssertEqual(counted["smokeping_send_errors_total" + closed], 0)
+        // A handshake through a veth and a router takes well under a second.
+        let sum = counted["smokeping_response_duration_seconds_sum" + open4] ?? 0
+        let count = counted["smokeping_response_duration_seconds_count" + open4] ?? 1
+        XCTAssertLessThan(sum / count, 1)
+    }
+
     /// A real Prometheus scrapes both exporters; Debian's example-rules.yml for smokeping_prober
     /// evaluates on reach's series as Prometheus would (promtool test rules), fed with what
     /// reach counted over five seconds.

@@ -27,6 +27,7 @@ public final class SmokepingProber: @unchecked Sendable {
     private var seriesIDs: [SeriesKey: Int] = [:]
     private var active: Set<Int> = []
     private var nextSeriesID = 0
+    private var connectors: [(source: IPAddress?, connector: ContinuousConnector, targets: [ContinuousConnector.Target])] = []
 
     /// What a run's sockets and packets are made of.
     struct PingerKey: Equatable {
@@ -138,9 +139,22 @@ public final class SmokepingProber: @unchecked Sendable {
     /// ones, and each run given its new plan only when it changed.
     private func apply(_ answers: [Resolved], groups: [SmokepingTargetGroup]) {
         var plans: [(key: PingerKey, plan: ContinuousPlan)] = []
+        var handshakes: [(source: IPAddress?, targets: [ContinuousConnector.Target])] = []
         var now: Set<Int> = []
         for answer in answers {
             let group = groups[answer.group]
+            let pace = PingEngine.Pace(period: group.interval, timeout: PingConfiguration.countModeTimeout(period: group.interval))
+            if group.transport == "tcp" {
+                let index = handshakes.firstIndex { $0.source == group.source } ?? handshakes.count
+                if index == handshakes.count { handshakes.append((group.source, [])) }
+                for address in answer.addresses {
+                    let id = series(SeriesKey(group: answer.group, host: answer.host, address: address, labels: group.labels))
+                    now.insert(id)
+                    handshakes[index].targets.append(
+                        ContinuousConnector.Target(address: address, port: UInt16(group.port), pace: pace, series: id))
+                }
+                continue
+            }
             let key = PingerKey(source: group.source, size: group.size)
             let index = plans.firstIndex { $0.key == key } ?? plans.count
             if index == plans.count { plans.append((key, ContinuousPlan())) }
@@ -152,8 +166,7 @@ public final class SmokepingProber: @unchecked Sendable {
                 let id = series(SeriesKey(group: answer.group, host: answer.host, address: address, labels: group.labels))
                 now.insert(id)
                 plans[index].plan.targets.append(address)
-                plans[index].plan.paces.append(
-                    PingEngine.Pace(period: group.interval, timeout: PingConfiguration.countModeTimeout(period: group.interval)))
+                plans[index].plan.paces.append(pace)
                 plans[index].plan.series.append(id)
             }
         }
@@ -161,6 +174,32 @@ public final class SmokepingProber: @unchecked Sendable {
         for key in seriesIDs.keys where !now.contains(seriesIDs[key]!) { seriesIDs[key] = nil }
         active = now
         hand(plans)
+        hand(handshakes)
+    }
+
+    /// Each TCP source's targets to its connector, started for a new source.
+    private func hand(_ handshakes: [(source: IPAddress?, targets: [ContinuousConnector.Target])]) {
+        for index in connectors.indices where !handshakes.contains(where: { $0.source == connectors[index].source }) {
+            if !connectors[index].targets.isEmpty { connectors[index].connector.replace(with: []) }
+            connectors[index].targets = []
+        }
+        for (source, targets) in handshakes {
+            if let index = connectors.firstIndex(where: { $0.source == source }) {
+                // Unchanged, the handshakes in flight go on.
+                if connectors[index].targets != targets { connectors[index].connector.replace(with: targets) }
+                connectors[index].targets = targets
+                continue
+            }
+            let connector = ContinuousConnector(source: source)
+            do {
+                try connector.start(reportingTo: metrics)
+            } catch {
+                log.write(.error, "cannot start the smokeping tcp probes: \(error)")
+                continue
+            }
+            connector.replace(with: targets)
+            connectors.append((source, connector, targets))
+        }
     }
 
     /// The series of `key`, made (from zero) when the address is new.

@@ -12,8 +12,11 @@ public struct SmokepingTargetGroup: Equatable, Sendable, BlackboxSettings {
     /// `ip6`: that family's only.
     public var network = "ip"
     /// `icmp` or `udp` (smokeping_prober's privileged and unprivileged ICMP sockets): reach
-    /// takes the ICMP socket the system allows, datagram or raw, for both.
+    /// takes the ICMP socket the system allows, datagram or raw, for both. reach's `tcp`:
+    /// the handshake to `port` timed.
     public var transport = "icmp"
+    /// `protocol: tcp`'s port (reach's own key).
+    public var port = 0
     /// ICMP data bytes.
     public var size = 56
     /// The address probes leave from (bound, as smokeping_prober's `source`).
@@ -47,7 +50,8 @@ public struct SmokepingTargetGroup: Equatable, Sendable, BlackboxSettings {
             },
             ProberKey("interval") { group, node, key, _ throws(ConfigurationError) in group.interval = try interval(node, key) },
             .choice("network", \.network, ["ip", "ip4", "ip6"]),
-            .choice("protocol", \.transport, ["icmp", "udp"]),
+            .choice("protocol", \.transport, ["icmp", "udp", "tcp"]),
+            ProberKey("port") { group, node, key, _ throws(ConfigurationError) in group.port = try node.integer(key, in: 1...65_535) },
             ProberKey("size") { group, node, key, _ throws(ConfigurationError) in group.size = try node.integer(key, in: sizes) },
             ProberKey("source") { group, node, key, _ throws(ConfigurationError) in
                 let text = try node.text(key)
@@ -102,6 +106,9 @@ public struct SmokepingTargetGroup: Equatable, Sendable, BlackboxSettings {
         let groups = try node.list("targets") { item throws(ConfigurationError) in
             var group = SmokepingTargetGroup()
             try reader.read(item, at: "targets", into: &group, keys)
+            if (group.transport == "tcp") != (group.port != 0) {
+                throw ConfigurationError(item.mark?.line, "targets.port: a port goes with protocol tcp, and tcp needs one")
+            }
             return group
         }
         let hosts = groups.reduce(0) { $0 + $1.hosts.count }
