@@ -222,6 +222,10 @@ public struct ExporterOptions: Equatable, Sendable {
         if !smokeping.mode, let host = smokeping.hosts.first {
             throw UsageError("unexpected argument '\(PrintableText.escaped(host))'")
         }
+        if smokeping.hosts.count > SmokepingTargetGroup.mostAddresses {
+            let most = SmokepingTargetGroup.mostAddresses
+            throw UsageError("\(smokeping.hosts.count) hosts, more than the \(most) one ICMP sequence space keeps apart")
+        }
         try readBlackboxWords(words, into: &options)
         return options
     }

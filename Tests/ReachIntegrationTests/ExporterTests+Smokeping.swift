@@ -306,3 +306,41 @@ extension ExporterTests {
             + series + "    promql_expr_test:\n" + expected
     }
 }
+
+/// Bad smokeping input to the binary: one line on stderr, nothing on stdout, the documented
+/// status (64 for the command line, 78 for the file).
+extension ExporterStartTests {
+    func testBadSmokepingInputIsOneLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reach-exporter-smokeping-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        func file(_ name: String, _ text: String) throws -> String {
+            let path = directory.appendingPathComponent(name).path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+        let unknown = try file("unknown.yml", "targets:\n- hosts: [198.51.100.1]\n  colour: blue\n")
+        let fast = try file("fast.yml", "targets:\n- hosts: [198.51.100.1]\n  interval: 1ms\n")
+        let large = try file("large.yml", "targets:\n- hosts: [198.51.100.1]\n  size: 65536\n")
+        let many = (0..<100_000).map { "h\($0)" }
+        let cases: [([String], Int32, String)] = [
+            (["--smokeping", "--config.file=\(unknown)"], 78,
+             "reach-exporter: \(unknown): line 3: targets.colour: unknown key (smokeping_prober has no such setting)"),
+            (["--smokeping", "--config.file=\(fast)"], 78,
+             "reach-exporter: \(fast): line 3: targets.interval: 1ms is shorter than 10ms, the shortest reach keeps"),
+            (["--smokeping", "--config.file=\(large)"], 78,
+             "reach-exporter: \(large): line 3: targets.size: 65536 is not within 24-65535"),
+            (["--smokeping", "-i", "1ms", "198.51.100.1"], 64,
+             "reach-exporter: --ping.interval: '1ms' is not a duration of at least 10ms (1s, 250ms)"),
+            (["--smokeping", "-s", "70000", "198.51.100.1"], 64, "reach-exporter: --ping.size: '70000' is not a number from 24 to 65535"),
+            (["--smokeping"] + many, 64, "reach-exporter: 100000 hosts, more than the 65000 one ICMP sequence space keeps apart"),
+            (["198.51.100.1"], 64, "reach-exporter: unexpected argument '198.51.100.1'"),
+        ]
+        for (arguments, status, message) in cases {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, status, "\(arguments.prefix(3)): \(result)")
+            XCTAssertEqual(result.stderrLines, [message], "\(arguments.prefix(3))")
+            XCTAssertEqual(result.stdout, "", "\(arguments.prefix(3))")
+        }
+    }
+}

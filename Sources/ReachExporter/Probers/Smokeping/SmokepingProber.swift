@@ -160,8 +160,9 @@ public final class SmokepingProber: @unchecked Sendable {
             if index == plans.count { plans.append((key, ContinuousPlan())) }
             for address in answer.addresses {
                 guard plans[index].plan.targets.count < SmokepingTargetGroup.mostAddresses else {
-                    log.write(.error, "smokeping target \(address): more than \(SmokepingTargetGroup.mostAddresses) addresses, left out")
-                    continue
+                    let most = SmokepingTargetGroup.mostAddresses
+                    log.write(.error, "smokeping target \(address) and after: more than \(most) addresses, left out")
+                    break
                 }
                 let id = series(SeriesKey(group: answer.group, host: answer.host, address: address, labels: group.labels))
                 now.insert(id)
