@@ -17,7 +17,7 @@ extension ExporterTests {
     }()
 
     /// The chain, the far host's 198.18.1.4 dropping every fifth echo request (nftables'
-    /// numgen counter: the 1st, 6th, 11th...), `far.lab` in the client's hosts file.
+    /// numgen counter: the 5th, 10th, 15th...), `far.lab` in the client's hosts file.
     private func smokepingLab() throws -> ChainTopology {
         try Privilege.requireRootAndTools(["ip", "nft", "python3"])
         if access(Self.smokepingProber, X_OK) != 0 {
@@ -64,6 +64,15 @@ extension ExporterTests {
         return latest
     }
 
+    /// Each family's HELP and TYPE lines in an exposition.
+    private func helpAndType(of body: String) -> [String: [String]] {
+        var found: [String: [String]] = [:]
+        for line in body.split(separator: "\n") where line.hasPrefix("# HELP ") || line.hasPrefix("# TYPE ") {
+            found[String(line.split(separator: " ")[2]), default: []].append(String(line))
+        }
+        return found
+    }
+
     /// The series of one family in an exposition, by the text between the braces.
     private func series(_ name: String, in values: [String: Double]) -> [String: Double] {
         var found: [String: Double] = [:]
@@ -102,6 +111,13 @@ extension ExporterTests {
             XCTAssertEqual(myKeys, theirKeys, family)
             XCTAssertFalse(myKeys.isEmpty, family)
         }
+        // The same HELP and TYPE lines.
+        let ours = helpAndType(of: try get(mine, in: chain.client).body)
+        let peer = helpAndType(of: try get("http://127.0.0.1:19374/metrics", in: chain.client).body)
+        for family in families + ["smokeping_response_duration_seconds", "smokeping_prober_config_last_reload_successful"] {
+            XCTAssertEqual(ours[family], peer[family], family)
+            XCTAssertNotNil(ours[family], family)
+        }
         XCTAssertEqual(reach["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"], 63)
         XCTAssertEqual(smokeping["smokeping_response_ttl{host=\"198.18.1.2\",ip=\"198.18.1.2\"}"], 63)
         // Every address of far.lab is its own series; smokeping_prober pings one.
@@ -110,10 +126,11 @@ extension ExporterTests {
             ["{host=\"far.lab\",ip=\"198.18.1.2\"}", "{host=\"far.lab\",ip=\"2001:db8:1::2\"}"])
         XCTAssertEqual(series("smokeping_requests_total", in: smokeping).keys.filter { $0.contains("far.lab") }.count, 1)
 
-        // Exact loss: the far host dropped the 1st, 6th, 11th... request; one may be in flight.
+        // Exact loss: the far host dropped the 5th, 10th, 15th... request (nft_ng_inc_gen in
+        // net/netfilter/nft_numgen.c returns the counter after its increment); one may be in flight.
         let requests = Int(try XCTUnwrap(reach["smokeping_requests_total" + key]))
         let answered = Int(try XCTUnwrap(reach["smokeping_response_duration_seconds_count" + key]))
-        let dropped = (requests + 4) / 5
+        let dropped = requests / 5
         XCTAssertLessThanOrEqual(answered, requests - dropped, "\(requests) requests")
         XCTAssertGreaterThanOrEqual(answered, requests - dropped - 1, "\(requests) requests")
         XCTAssertEqual(reach["smokeping_send_errors_total" + key], 0)
@@ -290,17 +307,24 @@ extension ExporterTests {
         return start + (buckets[index].bound - start) * (rank - below) / (buckets[index].count - below)
     }
 
-    private func promtoolTest(rules: String, steps: [String: Double], ratio: Double, buckets: [(bound: Double, count: Double)]) -> String {
+    private func promtoolTest(
+        rules: String, steps: [String: Double], ratio: Double, buckets: [(bound: Double, count: Double)]
+    ) -> String {
         let series = steps.sorted { $0.key < $1.key }.map { name, step in
             "      - series: '\(name)'\n        values: '0+\(String(format: "%.9f", step))x30'\n"
         }.joined()
+        // promtool compares values exactly: each recorded value is rounded to a nanosecond (or
+        // a billionth) in the query, and the expected one as PromQL's round() rounds it.
         let labels = "{host=\"198.18.1.4\", ip=\"198.18.1.4\"}"
-        var expected = "      - expr: instance:smokeping_probe_success:ratio1m\n        eval_time: 2m\n"
-            + "        exp_samples: [{labels: 'instance:smokeping_probe_success:ratio1m\(labels)', value: \(ratio)}]\n"
-        for (q, name) in [(0.5, "q50"), (0.9, "q90"), (0.99, "q99")] {
-            let record = "instance:smokeping_response_duration_seconds:\(name)"
-            expected += "      - expr: \(record)\n        eval_time: 2m\n"
-                + "        exp_samples: [{labels: '\(record)\(labels)', value: \(quantile(q, buckets))}]\n"
+        func round(_ value: Double) -> Double { (value * (1.0 / 1e-9) + 0.5).rounded(.down) / (1.0 / 1e-9) }
+        var expected = ""
+        let quantiles = [(0.5, "q50"), (0.9, "q90"), (0.99, "q99")].map { q, name in
+            ("instance:smokeping_response_duration_seconds:\(name)", quantile(q, buckets))
+        }
+        let records = [("instance:smokeping_probe_success:ratio1m", ratio)] + quantiles
+        for (record, value) in records {
+            expected += "      - expr: round(\(record), 1e-9)\n        eval_time: 2m\n"
+                + "        exp_samples: [{labels: '\(labels)', value: \(round(value))}]\n"
         }
         return "rule_files: [\(rules)]\nevaluation_interval: 30s\ntests:\n  - interval: 5s\n    input_series:\n"
             + series + "    promql_expr_test:\n" + expected

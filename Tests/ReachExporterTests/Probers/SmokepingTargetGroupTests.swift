@@ -156,4 +156,14 @@ final class SmokepingTargetGroupTests: XCTestCase {
         XCTAssertEqual(message(["--buckets", "0.1,0.01"]), "--buckets: '0.1,0.01': bucket bounds must increase: 0.01 after 0.1")
         XCTAssertEqual(message(["--buckets", "x"]), "--buckets: 'x': \"x\" is not a number of seconds")
     }
+
+    /// --web.telemetry-path serves the metrics there too; /metrics stays.
+    func testTelemetryPath() {
+        var router = ExporterRouter(modules: ExporterModule.defaults, allow: AllowList())
+        router.telemetryPath = "/smoke"
+        XCTAssertEqual(router.route(method: "GET", uri: "/smoke", scrapeTimeout: nil), .metrics)
+        XCTAssertEqual(router.route(method: "GET", uri: "/metrics", scrapeTimeout: nil), .metrics)
+        let refused = ExporterRouter.Route.reply(status: 405, text: "Method POST not allowed")
+        XCTAssertEqual(router.route(method: "POST", uri: "/smoke", scrapeTimeout: nil), refused)
+    }
 }
