@@ -30,8 +30,8 @@ public enum Exposition {
     /// (prometheus/common expfmt/encode.go `Negotiate`, over goautoneg's ParseAccept): the media
     /// ranges by q, highest first (at equal q the more specific first); the first that is the
     /// delimited protobuf MetricFamily or text/plain (version 0.0.4 or none) wins; text when
-    /// none is. Prometheus 2.42 with native histograms on asks for the protobuf at q=0.6 and the
-    /// text at q=0.3 or lower.
+    /// none is. Prometheus 2.42 with native histograms on asks for the protobuf at q=1 and the
+    /// text at q=0.5.
     public static func format(accepting accept: String?) -> Format {
         for range in MediaRange.parse(accept ?? "") {
             if range.type == "application/vnd.google.protobuf", range.parameters["proto"] == "io.prometheus.client.MetricFamily",

@@ -32,6 +32,42 @@ final class ExpositionHistogramTests: XCTestCase {
         XCTAssertEqual(sample.value, 4)
     }
 
+    /// A histogram sample given no histogram is an empty one: +Inf, sum and count of 0; the
+    /// protobuf's histogram then holds its count and sum only (no schema: no native part).
+    func testHistogramKindWithoutAHistogram() {
+        let sample = MetricSample("h", help: "", kind: .histogram, value: 0)
+        XCTAssertEqual(String(decoding: ExpositionText.render([sample]), as: UTF8.self), """
+            # TYPE h histogram
+            h_bucket{le="+Inf"} 0
+            h_sum 0
+            h_count 0
+
+            """)
+        let expected: [UInt8] = [
+            0x16, 0x0a, 0x01, 0x68, 0x12, 0x00, 0x18, 0x04,  // 22 bytes: name "h", help "", type HISTOGRAM
+            0x22, 0x0d, 0x3a, 0x0b, 0x08, 0x00, 0x11, 0, 0, 0, 0, 0, 0, 0, 0,  // metric: histogram, count 0, sum 0.0
+        ]
+        XCTAssertEqual(ExpositionProtobuf.render([sample]), expected)
+    }
+
+    /// Counts of several digits and varints of several bytes: 200 observations under 1 s are
+    /// `200` in the text and the varint c8 01 in a 12-byte Bucket message.
+    func testLargerCounts() throws {
+        var histogram = LatencyHistogram(try .init(upperBounds: [1], nativeFactor: nil))
+        for _ in 0..<200 { histogram.record(0.5) }
+        let sample = MetricSample("h", help: "", histogram: histogram)
+        XCTAssertTrue(String(decoding: ExpositionText.render([sample]), as: UTF8.self).contains("h_bucket{le=\"1\"} 200\n"))
+        let bucket: [UInt8] = [0x1a, 0x0c, 0x08, 0xc8, 0x01, 0x11, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f]
+        let bytes = ExpositionProtobuf.render([sample])
+        XCTAssertTrue((0...(bytes.count - bucket.count)).contains { Array(bytes[$0..<($0 + bucket.count)]) == bucket }, "\(bytes)")
+        XCTAssertEqual([0, 127, 128, 16383, 16384, UInt64.max].map(ProtobufWriter.varintSize), [1, 1, 2, 2, 3, 10])
+        for value: UInt64 in [0, 9, 10, 12345, .max] {
+            var out: [UInt8] = []
+            ExpositionText.appendDecimal(value, to: &out)
+            XCTAssertEqual(String(decoding: out, as: UTF8.self), "\(value)")
+        }
+    }
+
     /// Go's strconv 'g' with the shortest digits, as expfmt writes `le` and `_sum`.
     func testGoFloatFormat() {
         let cases: [(Double, String)] = [

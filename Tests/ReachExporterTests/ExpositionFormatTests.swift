@@ -7,12 +7,13 @@ import XCTest
 /// The exposition format picked from a scrape's Accept header as client_golang's promhttp
 /// picks it (expfmt `Negotiate`), and the exporter's own probe-duration histogram.
 final class ExpositionFormatTests: XCTestCase {
-    /// What Prometheus 2.42 sends: with native histograms on, the protobuf first (q=0.6);
-    /// without, OpenMetrics (which the exporter does not write) then text.
+    /// What Debian's Prometheus 2.42 sends, captured from its scrapes: with native histograms
+    /// on, the protobuf first (q=1); without, OpenMetrics (which the exporter does not write)
+    /// then text.
     func testPrometheusAcceptHeaders() {
-        let native = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.6,"
-            + "application/openmetrics-text;version=1.0.0;q=0.5,application/openmetrics-text;version=0.0.1;q=0.4,"
-            + "text/plain;version=0.0.4;q=0.3,*/*;q=0.2"
+        let native = "application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,"
+            + "application/openmetrics-text;version=1.0.0;q=0.8,application/openmetrics-text;version=0.0.1;q=0.75,"
+            + "text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
         XCTAssertEqual(Exposition.format(accepting: native), .protobuf)
         let classic = "application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,"
             + "text/plain;version=0.0.4;q=0.5,*/*;q=0.1"

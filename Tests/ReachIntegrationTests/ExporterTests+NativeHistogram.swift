@@ -7,8 +7,8 @@ import XCTest
 /// what the probes took (each probe's probe_duration_seconds, read from its answer).
 extension ExporterTests {
     static let protobufAccept =
-        "Accept:application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited;q=0.6,"
-        + "text/plain;version=0.0.4;q=0.3"
+        "Accept:application/vnd.google.protobuf;proto=io.prometheus.client.MetricFamily;encoding=delimited,"
+        + "text/plain;version=0.0.4;q=0.5"
 
     func testPrometheusReadsTheProbeDurationsAsANativeHistogram() throws {
         let net = try network()

@@ -70,10 +70,11 @@ public enum ExpositionProtobuf {
         out.varintField(1, histogram.count)
         out.double(2, histogram.sum)
         for (bound, count) in histogram.cumulativeClassicBuckets {
-            var bucket = ProtobufWriter()
-            bucket.varintField(1, count)
-            bucket.double(2, bound)
-            out.message(3, bucket)
+            // Written in place, not as a nested writer: thousands of series each have 20 or so.
+            out.key(3, wireType: 2)
+            out.varint(UInt64(1 + ProtobufWriter.varintSize(count) + 9))
+            out.varintField(1, count)
+            out.double(2, bound)
         }
         guard let schema = histogram.layout.schema else { return out }
         out.varintField(5, ProtobufWriter.zigzag(Int64(schema)))
@@ -140,6 +141,17 @@ struct ProtobufWriter {
         key(field, wireType: 2)
         varint(UInt64(message.bytes.count))
         bytes += message.bytes
+    }
+
+    /// How many bytes `varint` writes for `value`: 7 bits a byte.
+    static func varintSize(_ value: UInt64) -> Int {
+        var size = 1
+        var rest = value >> 7
+        while rest > 0 {
+            size += 1
+            rest >>= 7
+        }
+        return size
     }
 
     /// sint32/sint64's ZigZag: small magnitudes of either sign stay short.

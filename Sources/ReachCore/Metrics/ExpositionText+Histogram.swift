@@ -1,17 +1,70 @@
 /// A histogram in the text format, as client_golang's expfmt writes one
 /// (expfmt/text_create.go): a `_bucket` line per classic upper bound with the observations at
 /// or below it, the `+Inf` bucket, `_sum`, `_count`. Native buckets have no text form: a
-/// scrape that wants them asks for the protobuf format (`ExpositionProtobuf`).
+/// scrape that wants them asks for the protobuf format (`ExpositionProtobuf`). Written for
+/// thousands of series per answer: each sample's labels escaped once, each layout's `le`
+/// values formatted once (`BoundTexts`), counts written digit by digit.
 extension ExpositionText {
-    static func appendHistogram(_ sample: MetricSample, to out: inout [UInt8]) {
+    static func appendHistogram(_ sample: MetricSample, bounds: inout BoundTexts, to out: inout [UInt8]) {
         let histogram = sample.histogram ?? LatencyHistogram(LatencyHistogram.Layout(checkedUpperBounds: [], schema: nil))
-        let bucketName = sample.name + "_bucket"
-        for (bound, count) in histogram.cumulativeClassicBuckets {
-            appendLine(bucketName, sample.labels, extra: .init("le", goFormatted(bound)), value: "\(count)", to: &out)
+        var labels: [UInt8] = []
+        appendLabels(sample.labels, to: &labels)
+        var bucketPrefix = Array(sample.name.utf8) + "_bucket{".utf8 + labels
+        if !labels.isEmpty { bucketPrefix.append(UInt8(ascii: ",")) }
+        bucketPrefix += "le=\"".utf8
+        let texts = bounds.texts(for: histogram.layout.upperBounds)
+        var running: UInt64 = 0
+        for (index, text) in texts.enumerated() {
+            running &+= histogram.classicCounts[index]
+            appendBucket(bucketPrefix, le: text, count: running, to: &out)
         }
-        appendLine(bucketName, sample.labels, extra: .init("le", "+Inf"), value: "\(histogram.count)", to: &out)
-        appendLine(sample.name + "_sum", sample.labels, value: goFormatted(histogram.sum), to: &out)
-        appendLine(sample.name + "_count", sample.labels, value: "\(histogram.count)", to: &out)
+        appendBucket(bucketPrefix, le: Array("+Inf".utf8), count: histogram.count, to: &out)
+        for (suffix, value) in [("_sum", goFormatted(histogram.sum)), ("_count", "\(histogram.count)")] {
+            out += sample.name.utf8
+            out += suffix.utf8
+            if !labels.isEmpty {
+                out.append(UInt8(ascii: "{"))
+                out += labels
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: " "))
+            out += value.utf8
+            out.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// `name_bucket{labels,le="bound"} count`.
+    private static func appendBucket(_ prefix: [UInt8], le: [UInt8], count: UInt64, to out: inout [UInt8]) {
+        out += prefix
+        out += le
+        out += "\"} ".utf8
+        appendDecimal(count, to: &out)
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// `value` in decimal digits, most significant first, without a String in between.
+    static func appendDecimal(_ value: UInt64, to out: inout [UInt8]) {
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        repeat {
+            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        } while divisor > 0
+    }
+
+    /// The `le` texts of the last layout written: the samples of a family share theirs, so
+    /// each answer formats them once.
+    struct BoundTexts {
+        private var bounds: [Double] = []
+        private var texts: [[UInt8]] = []
+
+        mutating func texts(for bounds: [Double]) -> [[UInt8]] {
+            if bounds != self.bounds {
+                self.bounds = bounds
+                texts = bounds.map { Array(ExpositionText.goFormatted($0).utf8) }
+            }
+            return texts
+        }
     }
 
     /// A float as expfmt's writeFloat writes it: 0 and ±1 whole, ±Inf and NaN spelled out,

@@ -18,6 +18,7 @@ public enum ExpositionText {
         }
         var out: [UInt8] = []
         out.reserveCapacity(samples.count * 128)
+        var bounds = BoundTexts()
         for name in order {
             let members = families[name]!
             let first = samples[members[0]]
@@ -33,38 +34,36 @@ public enum ExpositionText {
             out.append(UInt8(ascii: " "))
             out += first.kind.rawValue.utf8
             out.append(UInt8(ascii: "\n"))
-            for index in members { appendSample(samples[index], to: &out) }
+            for index in members { appendSample(samples[index], bounds: &bounds, to: &out) }
         }
         return out
     }
 
-    private static func appendSample(_ sample: MetricSample, to out: inout [UInt8]) {
+    private static func appendSample(_ sample: MetricSample, bounds: inout BoundTexts, to out: inout [UInt8]) {
         if sample.kind == .histogram {
-            appendHistogram(sample, to: &out)
+            appendHistogram(sample, bounds: &bounds, to: &out)
             return
         }
-        appendLine(sample.name, sample.labels, value: formatted(sample), to: &out)
-    }
-
-    /// `name{labels} value`, with `extra` (a histogram's `le`) after the sample's labels.
-    static func appendLine(
-        _ name: String, _ labels: [MetricSample.Label], extra: MetricSample.Label? = nil, value: String, to out: inout [UInt8]
-    ) {
-        out += name.utf8
-        if !labels.isEmpty || extra != nil {
+        out += sample.name.utf8
+        if !sample.labels.isEmpty {
             out.append(UInt8(ascii: "{"))
-            for (position, label) in (labels + (extra.map { [$0] } ?? [])).enumerated() {
-                if position > 0 { out.append(UInt8(ascii: ",")) }
-                out += label.name.utf8
-                out += "=\"".utf8
-                appendLabelValue(label.value, to: &out)
-                out.append(UInt8(ascii: "\""))
-            }
+            appendLabels(sample.labels, to: &out)
             out.append(UInt8(ascii: "}"))
         }
         out.append(UInt8(ascii: " "))
-        out += value.utf8
+        out += formatted(sample).utf8
         out.append(UInt8(ascii: "\n"))
+    }
+
+    /// `a="x",b="y"`: the labels inside a sample's braces.
+    static func appendLabels(_ labels: [MetricSample.Label], to out: inout [UInt8]) {
+        for (position, label) in labels.enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            out += label.name.utf8
+            out += "=\"".utf8
+            appendLabelValue(label.value, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
     }
 
     /// A counter counts whole events; a gauge's value is printed as Swift prints a Double

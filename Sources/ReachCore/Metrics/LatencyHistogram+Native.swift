@@ -4,7 +4,8 @@
 extension LatencyHistogram {
     /// The native bucket of `value` (its magnitude) under `schema`: Go's math.Frexp, then the
     /// fraction's place among the schema's bounds (schema > 0) or the exponent shifted
-    /// (schema <= 0). ±Inf lands one past the bucket of the largest finite value.
+    /// (schema <= 0). ±Inf lands one past the bucket of the largest finite value; 0, which
+    /// only the zero bucket holds, has none (Int.min).
     public static func nativeIndex(of value: Double, schema: Int) -> Int {
         var magnitude = value.magnitude
         let infinite = magnitude.isInfinite

@@ -4,8 +4,8 @@ import ReachSystem
 /// observations (prometheus/histogram.go): classic buckets under fixed upper bounds, a count
 /// and a sum, and, when the layout has a schema, native buckets (exponential, sparse) beside
 /// them. A value, owned by the one thread that records into it and copied out whole for a
-/// scrape; a recording is a few comparisons and two additions, no allocation once the
-/// buckets of the values seen exist.
+/// scrape; a recording is two short binary searches and a few additions, no allocation once
+/// the buckets of the values seen exist.
 public struct LatencyHistogram: Hashable, Sendable {
     public let layout: Layout
     /// Observations under each classic upper bound and above the last (the +Inf bucket),

@@ -16,7 +16,8 @@ public struct MetricSample: Hashable, Sendable {
     public var labels: [Label]
     /// A gauge's or counter's value; a histogram's count of observations.
     public var value: Double
-    /// A histogram sample's buckets, count and sum; nil for the other kinds.
+    /// A histogram sample's buckets, count and sum; nil for the other kinds (a histogram
+    /// sample without one is written as an empty histogram).
     public var histogram: LatencyHistogram?
 
     public struct Label: Hashable, Sendable {
