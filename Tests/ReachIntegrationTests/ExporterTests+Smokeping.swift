@@ -259,7 +259,7 @@ extension ExporterTests {
             """
         let prometheus = try lab.launch(
             ["prometheus", "--config.file=\(try lab.script("prometheus.yml", config))", "--storage.tsdb.path=\(lab.directory)/tsdb",
-             "--web.listen-address=127.0.0.1:19090"],
+             "--web.listen-address=127.0.0.1:19090", "--enable-feature=native-histograms"],
             in: chain.client, label: "prometheus")
         try prometheus.waitUntilReady(marker: "Server is ready to receive web requests", timeout: 30)
         var jobs: [String: String] = [:]
@@ -269,6 +269,19 @@ extension ExporterTests {
             usleep(250_000)
         }
         XCTAssertEqual(jobs, ["reach": "63", "smokeping": "63"], prometheus.log)
+        // reach's round trips as one native histogram series (negotiated by Accept),
+        // smokeping_prober's as classic buckets.
+        var native: [[String: Any]] = []
+        let waitNative = Date().addingTimeInterval(20)
+        while native.isEmpty, Date() < waitNative {
+            native = try prometheusQuery("histogram_count(rate(smokeping_response_duration_seconds{job=\"reach\"}[5s])) > 0",
+                                         in: chain.client, port: 19090)
+            usleep(250_000)
+        }
+        XCTAssertEqual(native.count, 1, prometheus.log)
+        let classic = try prometheusQuery(
+            "smokeping_response_duration_seconds_bucket{job=\"smokeping\",le=\"+Inf\"}", in: chain.client, port: 19090)
+        XCTAssertEqual(classic.count, 1)
 
         // Five seconds of reach's counts, as promtool's input series, one step per 5 s.
         let url = "http://127.0.0.1:10115/metrics"
