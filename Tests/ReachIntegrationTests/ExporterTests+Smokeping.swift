@@ -17,9 +17,11 @@ extension ExporterTests {
     }()
 
     /// The chain, the far host's 198.18.1.4 dropping every fifth echo request (nftables'
-    /// numgen counter: the 5th, 10th, 15th...), `far.lab` in the client's hosts file.
-    private func smokepingLab() throws -> ChainTopology {
-        try Privilege.requireRootAndTools(["ip", "nft", "python3"])
+    /// numgen counter: the 5th, 10th, 15th...), and dnsmasq in the router, the client's
+    /// resolver: `far.lab` with an A and an AAAA record, `moving.lab` from the hosts file
+    /// `movingHosts` (read again on SIGHUP), every name under .invalid NXDOMAIN.
+    private func smokepingLab() throws -> (chain: ChainTopology, dns: BackgroundProcess, movingHosts: String) {
+        try Privilege.requireRootAndTools(["ip", "nft", "python3", "dnsmasq"])
         if access(Self.smokepingProber, X_OK) != 0 {
             try ContinuousIntegration.cannotRun(
                 "the smokeping tests need smokeping_prober at \(Self.smokepingProber) (scripts/install-deps.sh test)")
@@ -36,17 +38,17 @@ extension ExporterTests {
               }
             }
             """)
-        try setHosts("198.18.1.2 far.lab\n2001:db8:1::2 far.lab\n", of: chain.client)
-        return chain
-    }
-
-    private func setHosts(_ lines: String, of namespace: Namespace) throws {
-        let etc = "/etc/netns/\(namespace.name)"
+        let movingHosts = "\(lab.directory)/moving.hosts"
+        try "198.18.1.2 moving.lab\n".write(toFile: movingHosts, atomically: false, encoding: .utf8)
+        let dns = try lab.startDNSMasq(
+            in: chain.router, address: "198.18.0.1", records: ["far.lab": ["198.18.1.2", "2001:db8:1::2"]], nonexistent: ["invalid"],
+            options: ["--addn-hosts=\(movingHosts)"])
+        let etc = "/etc/netns/\(chain.client.name)"
         try FileManager.default.createDirectory(atPath: etc, withIntermediateDirectories: true)
-        // In place: `ip netns exec` bind-mounts this file's inode over /etc/hosts, so a running
-        // exporter sees a rewrite, not a replacement.
-        try ("127.0.0.1 localhost\n" + lines).write(toFile: "\(etc)/hosts", atomically: false, encoding: .utf8)
         addTeardownBlock { try? FileManager.default.removeItem(atPath: etc) }
+        try "127.0.0.1 localhost\n".write(toFile: "\(etc)/hosts", atomically: true, encoding: .utf8)
+        try "nameserver 198.18.0.1\noptions timeout:2 attempts:2\n".write(toFile: "\(etc)/resolv.conf", atomically: true, encoding: .utf8)
+        return (chain, dns, movingHosts)
     }
 
     /// The samples of reach's /metrics whose name starts with `prefix`, once `ready` holds.
@@ -81,10 +83,10 @@ extension ExporterTests {
     }
 
     func testSmokepingBesideSmokepingProberThroughARouter() throws {
-        let chain = try smokepingLab()
+        let (chain, dns, movingHosts) = try smokepingLab()
         let file = try lab.script("smokeping.yml", """
             targets:
-            - hosts: [198.18.1.2, far.lab]
+            - hosts: [198.18.1.2, far.lab, moving.lab]
               interval: 200ms
             - hosts: [198.18.1.4]
               interval: 100ms
@@ -135,19 +137,21 @@ extension ExporterTests {
         XCTAssertGreaterThanOrEqual(answered, requests - dropped - 1, "\(requests) requests")
         XCTAssertEqual(reach["smokeping_send_errors_total" + key], 0)
 
-        // far.lab moves: its old addresses' series go, the new one comes, within a few
-        // lookups (--resolve-interval 1s).
-        try setHosts("198.18.1.4 far.lab\n", of: chain.client)
+        // moving.lab moves (dnsmasq reads its hosts file again on SIGHUP): its old address's
+        // series go, the new one comes, within a few lookups (--resolve-interval 1s).
+        XCTAssertEqual(reach["smokeping_response_ttl{host=\"moving.lab\",ip=\"198.18.1.2\"}"], 63)
+        try "198.18.1.4 moving.lab\n".write(toFile: movingHosts, atomically: false, encoding: .utf8)
+        kill(dns.pid, SIGHUP)
         let moved = try waitForSamples(mine, in: chain.client) { values in
-            let far = self.series("smokeping_requests_total", in: values).keys.filter { $0.contains("far.lab") }
-            return far == ["{host=\"far.lab\",ip=\"198.18.1.4\"}"]
+            let moving = self.series("smokeping_requests_total", in: values).keys.filter { $0.contains("moving.lab") }
+            return moving == ["{host=\"moving.lab\",ip=\"198.18.1.4\"}"]
         }
-        XCTAssertNil(moved["smokeping_response_ttl{host=\"far.lab\",ip=\"2001:db8:1::2\"}"])
+        XCTAssertNil(moved["smokeping_response_ttl{host=\"moving.lab\",ip=\"198.18.1.2\"}"])
         XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
     }
 
     func testSmokepingReloadBlackholeAndBadFiles() throws {
-        let chain = try smokepingLab()
+        let chain = try smokepingLab().chain
         try chain.client.ip("route", "add", "blackhole", "203.0.113.0/24")
         let path = "\(lab.directory)/smokeping.yml"
         try "targets:\n- hosts: [198.18.1.2]\n  interval: 100ms\n".write(toFile: path, atomically: true, encoding: .utf8)
@@ -198,7 +202,7 @@ extension ExporterTests {
     /// `protocol: tcp`: the handshake timed through the router, in both families; a closed
     /// port counts requests and no response.
     func testSmokepingTCPTimesTheHandshake() throws {
-        let chain = try smokepingLab()
+        let chain = try smokepingLab().chain
         let server = try lab.launch(["python3", "-m", "http.server", "--bind", "::", "8080"], in: chain.far, label: "http-server")
         try waitForPort(8080, in: chain.far, server: server)
         let file = try lab.script("smokeping.yml", """
@@ -235,7 +239,7 @@ extension ExporterTests {
     /// evaluates on reach's series as Prometheus would (promtool test rules), fed with what
     /// reach counted over five seconds.
     func testPrometheusScrapesBothAndDebiansRulesEvaluateOnReachsSeries() throws {
-        let chain = try smokepingLab()
+        let chain = try smokepingLab().chain
         try Privilege.requireRootAndTools(["prometheus", "promtool"])
         var root = URL(fileURLWithPath: Self.smokepingProber)
         for _ in 0..<2 { root.deleteLastPathComponent() }
