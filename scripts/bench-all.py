@@ -29,6 +29,7 @@ PARTS = [
     ("Many targets beside fping, `ip -batch` and `getent`", "scripts/bench-many.py", ["scripts/bench-many.sh"]),
     ("reach-exporter beside blackbox_exporter", "scripts/bench-exporter.py", ["scripts/bench-exporter.sh"]),
     ("Trace beside traceroute and mtr", "scripts/bench-trace.py", ["python3", "scripts/bench-trace.py"]),
+    ("Continuous probes beside smokeping_prober", "scripts/bench-smokeping.py", ["python3", "scripts/bench-smokeping.py"]),
 ]
 SKIPPED = 77
 

@@ -20,7 +20,11 @@
 #                                   python3 and shellcheck); and time, for make bench's peak
 #                                   memory; and grpcio with grpcio-health-checking from
 #                                   the Python package index into .build/grpc-health (the
-#                                   grpc prober's tests run its health server)
+#                                   grpc prober's tests run its health server); and
+#                                   smokeping_prober 0.6.1 (prometheus-smokeping-prober,
+#                                   apt-get download and dpkg-deb -x into .build/smokeping,
+#                                   its service not installed) for the continuous prober's
+#                                   tests and make bench
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(libcap-dev libyaml-dev zlib1g-dev libbrotli-dev pkg-config)
@@ -74,5 +78,15 @@ if [ "${1:-build}" = test ]; then
   if [ ! -f "$grpc/grpc_health/v1/health.py" ]; then
     /usr/bin/python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --only-binary :all: --target "$grpc" \
       grpcio==1.85.3 grpcio-health-checking==1.85.1 protobuf==7.36.2
+  fi
+fi
+# smokeping_prober 0.6.1, Debian's, unpacked without installing its service: the continuous
+# prober's tests and make bench run it beside reach-exporter.
+if [ "${1:-build}" = test ]; then
+  smokeping=.build/smokeping
+  if [ ! -x "$smokeping/usr/bin/prometheus-smokeping-prober" ]; then
+    mkdir -p "$smokeping"
+    (cd "$smokeping" && apt-get download prometheus-smokeping-prober)
+    dpkg-deb -x "$smokeping"/prometheus-smokeping-prober_*.deb "$smokeping"
   fi
 fi

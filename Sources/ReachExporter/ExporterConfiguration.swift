@@ -22,6 +22,16 @@ public enum ExporterConfiguration {
     /// The modules of `text`; `checkingImplemented` false reads blackbox_exporter's whole form,
     /// probers and keys that reach does not run yet included (such modules cannot be served).
     public static func parse(_ text: String, checkingImplemented: Bool = true) throws(Error) -> [ExporterModule] {
+        let file = try parseFile(text, checkingImplemented: checkingImplemented)
+        if file.modules.isEmpty { throw Error(nil, "no modules") }
+        return file.modules
+    }
+
+    /// blackbox's `modules:` and smokeping_prober's `targets:` (either, or both: one process
+    /// then serves both), each read with its program's defaults and checks.
+    public static func parseFile(
+        _ text: String, checkingImplemented: Bool = true
+    ) throws(Error) -> (modules: [ExporterModule], targets: [SmokepingTargetGroup]) {
         let root: Node?
         do {
             root = try YAMLNode.parse(Array(text.utf8))
@@ -30,7 +40,12 @@ public enum ExporterConfiguration {
         }
         guard let root else { throw Error(nil, "empty: no modules") }
         var modules: [ExporterModule] = []
+        var targets: [SmokepingTargetGroup]?
         try ConfigurationReader(prober: "").fields(root, at: "") { key, value throws(Error) in
+            if key == "targets" {
+                targets = try SmokepingTargetGroup.groups(value)
+                return true
+            }
             guard key == "modules" else { return false }
             guard let entries = value.mapping else { throw Error(value.mark?.line, "'modules' must be a mapping of names to modules") }
             for (name, body) in entries {
@@ -42,8 +57,8 @@ public enum ExporterConfiguration {
             }
             return true
         }
-        if modules.isEmpty { throw Error(root.mark?.line, "no modules") }
-        return modules
+        if modules.isEmpty && targets == nil { throw Error(root.mark?.line, "no modules") }
+        return (modules, targets ?? [])
     }
 
     private static func module(_ name: String, _ body: Node, checkingImplemented: Bool) throws(Error) -> ExporterModule {

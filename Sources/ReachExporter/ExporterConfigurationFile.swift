@@ -14,6 +14,9 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     public let path: String?
     private let lock = Lock()
     private var current: ExporterRouter
+    /// smokeping_prober's `targets:` of the file in force.
+    private var targets: [SmokepingTargetGroup]
+    private var smokepingGauges = false
     private var lastSucceeded = true
     private var lastSuccessTime: RealtimeInstant
 
@@ -31,13 +34,29 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
         }
     }
 
-    /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`.
+    /// Reads `path` (nil: the built-in modules) and holds its modules behind `allow`;
+    /// `mayBeMissing`: an absent file is no file (smokeping_prober's default path).
     public init(
-        path: String?, allow: AllowList, timeoutOffset: TimeSpan = ExporterRouter.timeoutOffset, now: RealtimeInstant
+        path: String?, allow: AllowList, timeoutOffset: TimeSpan = ExporterRouter.timeoutOffset, now: RealtimeInstant,
+        mayBeMissing: Bool = false, telemetryPath: String = "/metrics"
     ) throws(Failure) {
-        self.path = path
-        current = ExporterRouter(modules: try Self.modules(at: path), allow: allow, timeoutOffset: timeoutOffset)
+        let exists = !mayBeMissing || path.map { FileContents.read($0, limit: 0) != .failure(.noSuchFile) } ?? false
+        let used = exists ? path : nil
+        self.path = used
+        let file = try Self.contents(at: used)
+        current = ExporterRouter(modules: file.modules, allow: allow, timeoutOffset: timeoutOffset)
+        current.telemetryPath = telemetryPath
+        targets = file.targets
         lastSuccessTime = now
+    }
+
+    /// smokeping_prober's target groups of the file in force.
+    public var smokepingGroups: [SmokepingTargetGroup] { lock.withLock { targets } }
+
+    /// Whether smokeping_prober's reload gauges are served too (its targets are probed).
+    public var servesSmokeping: Bool {
+        get { lock.withLock { smokepingGauges } }
+        set { lock.withLock { smokepingGauges = newValue } }
     }
 
     /// The router of the configuration in force.
@@ -46,11 +65,12 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     /// Reads the file again: nil when its modules are now in force, else why the old ones stay.
     public func reload(now: RealtimeInstant) -> Failure? {
         // Read outside the lock: scrapes go on with the old configuration meanwhile.
-        let result = Result { () throws(Failure) in try Self.modules(at: path) }
+        let result = Result { () throws(Failure) in try Self.contents(at: path) }
         return lock.withLock {
             switch result {
-            case .success(let modules):
-                current.modules = modules
+            case .success(let file):
+                current.modules = file.modules
+                targets = file.targets
                 lastSucceeded = true
                 lastSuccessTime = now
                 return nil
@@ -65,7 +85,10 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
     /// (`config/config.go`), so that its users' alerts on reloads keep working.
     public var samples: [MetricSample] {
         lock.withLock {
-            [("reach_exporter", "Reach"), ("blackbox_exporter", "Blackbox")].flatMap { prefix, name in
+            // smokeping_prober 0.6.1's help says "Blackbox" too (its config/config.go).
+            let smokeping = smokepingGauges ? [("smokeping_prober", "Blackbox")] : []
+            let names = [("reach_exporter", "Reach"), ("blackbox_exporter", "Blackbox")] + smokeping
+            return names.flatMap { prefix, name in
                 [
                     MetricSample("\(prefix)_config_last_reload_successful", help: "\(name) exporter config loaded successfully.",
                                  value: lastSucceeded ? 1 : 0),
@@ -76,15 +99,15 @@ public final class ExporterConfigurationFile: @unchecked Sendable {
         }
     }
 
-    static func modules(at path: String?) throws(Failure) -> [ExporterModule] {
-        guard let path else { return ExporterModule.defaults }
+    static func contents(at path: String?) throws(Failure) -> (modules: [ExporterModule], targets: [SmokepingTargetGroup]) {
+        guard let path else { return (ExporterModule.defaults, []) }
         let shown = PrintableText.ascii(path)
         switch FileContents.read(path, limit: limit) {
         case .failure(let errno):
             throw Failure(description: "\(shown): \(errno)")
         case .success(let bytes):
             do {
-                return try ExporterConfiguration.parse(String(decoding: bytes, as: UTF8.self))
+                return try ExporterConfiguration.parseFile(String(decoding: bytes, as: UTF8.self))
             } catch {
                 throw Failure(description: "\(shown): \(error.message)")
             }

@@ -47,6 +47,8 @@ public struct ExporterOptions: Equatable, Sendable {
     /// `--history.limit`: how many recent probes the page at `/` lists with their logs
     /// (blackbox_exporter's probe history).
     public var historyLimit = Defaults.historyLimit
+    /// smokeping_prober's command line: its hosts, their pace, its buckets and paths.
+    public var smokeping = SmokepingOptions()
 
     public init() {}
 
@@ -92,7 +94,9 @@ public struct ExporterOptions: Equatable, Sendable {
                 /-/healthy: 200 while serving. SIGHUP or POST /-/reload: read \(configOption.spelled) again. \
                 See reach-exporter(1).
                 """),
-        operand: .none,
+        operand: .variadic(OperandName("hosts", help: "Hosts to ping continuously (with \(SmokepingOptions.Option.mode.spelled)).")) {
+            $0.options.smokeping.hosts.append($1)
+        },
         options: [
             listenOption,
             allowOption,
@@ -153,7 +157,7 @@ public struct ExporterOptions: Equatable, Sendable {
                 long: "max-connections", .count(1...1_000_000), valueName: "n", default: Defaults.maximumConnections,
                 help: "Connections open at once; more are closed at once."
             ) { $0.options.maximumConnections = $1 },
-        ])
+        ] + SmokepingOptions.commandLine { $1(&$0.options.smokeping) })
 
     // The options other options' help and the exporter's messages name.
     static let listenOption = OptionDeclaration<Words>.typed(
@@ -187,7 +191,8 @@ public struct ExporterOptions: Equatable, Sendable {
         HelpText.command(commandLine.summary, extraOptions: ProgramOption.helpEntries)
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> ExporterOptions {
+    /// `program`: the name the exporter was run by (`smokeping_prober` means `--smokeping`).
+    public static func parse(_ arguments: [String], program: String? = nil) throws(UsageError) -> ExporterOptions {
         var options = ExporterOptions()
         var words = Words()
         switch arguments.first {
@@ -212,6 +217,17 @@ public struct ExporterOptions: Equatable, Sendable {
         case .run: options = words.options
         }
         options.configPath = words.config
+        var smokeping = options.smokeping
+        smokeping.applyMode(program: program, to: &options, listening: words.listening, config: words.config)
+        options.smokeping = smokeping
+        // Hosts as operands are smokeping_prober's command line; blackbox_exporter's takes none.
+        if !smokeping.mode, let host = smokeping.hosts.first {
+            throw UsageError("unexpected argument '\(PrintableText.escaped(host))'")
+        }
+        if smokeping.hosts.count > SmokepingTargetGroup.mostAddresses {
+            let most = SmokepingTargetGroup.mostAddresses
+            throw UsageError("\(smokeping.hosts.count) hosts, more than the \(most) one ICMP sequence space keeps apart")
+        }
         try readBlackboxWords(words, into: &options)
         return options
     }
@@ -220,7 +236,8 @@ public struct ExporterOptions: Equatable, Sendable {
     static func readBlackboxWords(_ words: Words, into options: inout ExporterOptions) throws(UsageError) {
         options.checkConfigurationOnly = words.configCheck
         // blackbox_exporter: the external URL cannot be inferred from a socket it was given.
-        if words.systemdSocket, (words.externalURL ?? "").isEmpty {
+        // smokeping_prober serves a passed socket without one (it has no route prefix).
+        if words.systemdSocket, (words.externalURL ?? "").isEmpty, !options.smokeping.mode {
             let (socket, url) = (systemdSocketOption.name.spelled, externalURLOption.name.spelled)
             throw UsageError("\(socket) needs \(url): the URL cannot be inferred from a passed socket")
         }

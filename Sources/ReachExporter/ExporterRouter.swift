@@ -10,6 +10,8 @@ public struct ExporterRouter: Sendable {
     public var allow: AllowList
     /// `--timeout-offset`.
     public var timeoutOffset = ExporterRouter.timeoutOffset
+    /// smokeping_prober's `--web.telemetry-path`: the metrics there too.
+    public var telemetryPath = "/metrics"
 
     /// blackbox_exporter's `--timeout-offset` default: the probe ends this much before the
     /// scrape would, so its answer is still read.
@@ -62,6 +64,12 @@ public struct ExporterRouter: Sendable {
 
     public func route(method: String, uri: String, scrapeTimeout: String?) -> Route {
         let (path, query) = Self.split(uri)
+        if path == telemetryPath, path != "/probe" {
+            guard method == "GET" || method == "HEAD" else {
+                return .reply(status: 405, text: "Method \(PrintableText.ascii(method)) not allowed")
+            }
+            return .metrics
+        }
         switch path {
         // blackbox_exporter's (and Prometheus's) management endpoints, with their answers
         // (blackbox_exporter main.go): a liveness check, and a reload as SIGHUP does.

@@ -29,6 +29,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     public static let outOfMemory = Errno(rawValue: ENOMEM)
     public static let fileTooLarge = Errno(rawValue: EFBIG)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
 
     /// The `strerror` text, e.g. "Network is unreachable".
     public var description: String { String(cString: strerror(rawValue)) }

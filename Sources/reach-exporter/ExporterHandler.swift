@@ -27,6 +27,8 @@ final class ExporterContext: Sendable {
     let continuous = ContinuousTimelines()
     /// How long each module's probes took, for /metrics.
     let durations = ProbeDurations()
+    /// smokeping_prober's targets, probed continuously.
+    let smokeping: SmokepingProber
     /// Authorization headers already checked against the users of the time, and the answer: a
     /// bcrypt check takes tens of milliseconds of the event loop (exporter-toolkit keeps such a
     /// cache too).
@@ -34,8 +36,9 @@ final class ExporterContext: Sendable {
 
     init(
         configuration: ExporterConfigurationFile, live: LiveInternetState, pool: NIOThreadPool, probes: Admission, log: ExporterLog,
-        web: WebSource, routes: RoutePrefix, history: ProbeHistory
+        web: WebSource, routes: RoutePrefix, history: ProbeHistory, smokeping: SmokepingProber
     ) {
+        self.smokeping = smokeping
         self.web = web
         self.routes = routes
         self.history = history
@@ -65,7 +68,7 @@ final class ExporterContext: Sendable {
 
     var metricsSamples: [MetricSample] {
         ProcessMetrics.samples(ProcessStatistics.current(), startTime: startTime) + configuration.samples + live.samples
-            + durations.samples
+            + durations.samples + smokeping.metrics.samples
     }
 
     /// Reads the configuration file again (SIGHUP, `POST /-/reload`); a file that cannot be
@@ -75,6 +78,14 @@ final class ExporterContext: Sendable {
         let failure = configuration.reload(now: .now())
         if let failure {
             log.write(.error, "reload failed, the previous configuration stays: \(failure)")
+        } else if !configuration.smokepingGroups.isEmpty || smokeping.isRunning {
+            do {
+                try smokeping.replace(fileGroups: configuration.smokepingGroups)
+                configuration.servesSmokeping = true
+            } catch {
+                log.write(.error, "cannot start the smokeping probes: \(error)")
+            }
+            log.write(.info, "configuration read again")
         } else {
             log.write(.info, "configuration read again")
         }

@@ -21,7 +21,7 @@ CurrentProcess.ignoreBrokenPipes()
 CurrentProcess.limitMallocArenas(2)
 let options: ExporterOptions
 do {
-    options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()))
+    options = try ExporterOptions.parse(Array(CommandLine.arguments.dropFirst()), program: CommandLine.arguments.first)
 } catch {
     fail(error.message, status: 64)
 }
@@ -36,7 +36,8 @@ let log = options.log
 let configuration: ExporterConfigurationFile
 do {
     configuration = try ExporterConfigurationFile(
-        path: options.configPath, allow: options.allow, timeoutOffset: options.timeoutOffset, now: .now())
+        path: options.configPath, allow: options.allow, timeoutOffset: options.timeoutOffset, now: .now(),
+        mayBeMissing: options.smokeping.configMayBeMissing, telemetryPath: options.smokeping.telemetryPath)
 } catch {
     if options.checkConfigurationOnly {
         log.write(.error, "error loading config: \(error)")
@@ -131,6 +132,19 @@ do {
     fail("cannot watch the kernel's events: \(error)", status: 1)
 }
 
+// smokeping_prober's targets (the file's and the operands'), probed from now on: started
+// after the signal masks above, which its threads inherit.
+let smokeping = SmokepingProber(
+    fileGroups: configuration.smokepingGroups, fixedGroups: options.smokeping.commandLineGroup.map { [$0] } ?? [],
+    layout: options.smokeping.layout, resolveInterval: options.smokeping.resolveInterval, log: log)
+configuration.servesSmokeping = options.smokeping.mode || options.smokeping.commandLineGroup != nil
+    || !configuration.smokepingGroups.isEmpty
+do {
+    try smokeping.start()
+} catch {
+    fail("cannot start the smokeping probes: \(error)", status: 1)
+}
+
 // The sockets systemd passed (sd_listen_fds(3)), checked before any thread starts.
 let passedDescriptors = options.systemdSocket ? SocketActivation.descriptors() : []
 if options.systemdSocket && passedDescriptors.isEmpty { fail("no socket activation file descriptors found", status: 1) }
@@ -141,7 +155,8 @@ let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
 let connections = Admission(maximum: options.maximumConnections)
 let shared = ExporterContext(
     configuration: configuration, live: live, pool: pool, probes: Admission(maximum: options.concurrency + options.queueLength), log: log,
-    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes, history: ProbeHistory(limit: options.historyLimit))
+    web: WebSource(path: options.webConfigPath, initial: web), routes: options.routes, history: ProbeHistory(limit: options.historyLimit),
+    smokeping: smokeping)
 do {
     try DetachedThread.start {
         while (try? hangUps.next()) != nil { shared.reload() }

@@ -101,8 +101,9 @@ extension PingEngine {
             slots[slot].state = .answered
             if !iputils {
                 statistics[target].settle(roundTrip: rtt, index: Int(probe.index))
-                // fping: a reply resets the target's timeout to the initial one.
-                timeouts[target] = configuration.timeout
+                // fping: a reply resets the target's timeout to the initial one. Targets with
+                // their own periods have a count, so their timeouts never grew.
+                if periods.isEmpty { timeouts[target] = configuration.timeout }
             }
         }
         return .reply(

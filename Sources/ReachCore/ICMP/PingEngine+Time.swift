@@ -78,7 +78,7 @@ extension PingEngine {
     public func endTime() -> MonotonicInstant? {
         if isFinished { return nil }
         guard configuration.rules == .iputils else {
-            if dueHead == due.count && inFlight == 0 { return .atOnce }
+            if nextDueTime == nil && inFlight == 0 { return .atOnce }
             if let deadline = configuration.deadline, let start = startTime { return start + deadline }
             return nil
         }

@@ -19,8 +19,9 @@ public struct PingEngine {
     /// Probes taken for sending, refused ones included (iputils ntransmitted, fping
     /// num_pingsent).
     public private(set) var sentProbes = 0
-    /// The number of the run's first probe: iputils' icmp_seq starts at 1, fping's at 0.
-    let firstNumber: Int
+    /// The number of the run's first probe: iputils' icmp_seq starts at 1, fping's at 0; a
+    /// continuous run that replaces another on the same sockets goes on from the last one's.
+    var firstNumber: Int
     /// `count` over all targets (iputils' rules), Int.max when that overflows.
     let probesPerRun: Int?
     var wire: (ipv4: EchoWire, ipv6: EchoWire)
@@ -35,6 +36,11 @@ public struct PingEngine {
     /// the front is the queue.
     var due: [(time: MonotonicInstant, target: Int32, index: Int32)] = []
     var dueHead = 0
+    /// Each target's own period, when the targets do not share one (a continuous run of
+    /// several groups): their due times then no longer come in order, so they wait in
+    /// `dueHeap` (slot: the target, serial: the probe's index) instead of `due`.
+    var periods: [TimeSpan] = []
+    var dueHeap = DeadlineHeap()
     /// Probes waiting for their reply, by the time their wait ends.
     var deadlines = DeadlineHeap()
     /// The probe each sequence number stands for: the last full turn of the sequence space,
@@ -143,9 +149,9 @@ public struct PingEngine {
             }
             return last + configuration.interval
         case .fping:
-            guard dueHead < due.count else { return nil }
-            guard let last = lastSendTime else { return due[dueHead].time }
-            return max(due[dueHead].time, last + configuration.interval)
+            guard let time = nextDueTime else { return nil }
+            guard let last = lastSendTime else { return time }
+            return max(time, last + configuration.interval)
         }
     }
 
@@ -171,6 +177,7 @@ public struct PingEngine {
     /// queued one period after this one was due. Every target's first probe is due at the
     /// start, so probe k of every target is due at start + k periods, in due order.
     private mutating func takeDue(now: MonotonicInstant) -> (target: Int, index: Int) {
+        if !periods.isEmpty { return takeOwnPeriodDue() }
         let entry = due[dueHead]
         dueHead += 1
         if dueHead > 4096, dueHead * 2 > due.count {

@@ -19,10 +19,13 @@ final class ConfigurationReader {
     /// False only to see whether a file is blackbox_exporter's form at all (the tests of the
     /// files Debian ships, which name probers and keys reach may not run yet).
     let checksImplemented: Bool
+    /// The program whose form the file is, named when a key is unknown to it.
+    let tool: String
 
-    init(prober: String, checksImplemented: Bool = true) {
+    init(prober: String, checksImplemented: Bool = true, tool: String = "blackbox_exporter 0.23") {
         self.prober = prober
         self.checksImplemented = checksImplemented
+        self.tool = tool
     }
 
     /// Calls `read` with each key of the mapping `node` (at `path`, e.g. "http.tls_config")
@@ -41,7 +44,7 @@ final class ConfigurationReader {
                 throw ConfigurationError(key.mark?.line, "\(full): mapping key already defined")
             }
             guard try read(name, value) else {
-                throw ConfigurationError(key.mark?.line, "\(full): unknown key (blackbox_exporter 0.23 has no such setting)")
+                throw ConfigurationError(key.mark?.line, "\(full): unknown key (\(tool) has no such setting)")
             }
             if !runs(name) { try refuse(full, value, line: key.mark?.line) }
         }
