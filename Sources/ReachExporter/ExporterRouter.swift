@@ -130,7 +130,7 @@ public struct ExporterRouter: Sendable {
         guard let host = value("host"), let ip = value("ip") else { return .reply(status: 400, text: "host and ip are needed") }
         var range = ContinuousTimelines.longestRange
         if let text = value("range") {
-            let (shortest, longest) = (ContinuousTimelines.standardStepLength, ContinuousTimelines.longestRange)
+            let (shortest, longest) = (ContinuousTimelines.stepLength, ContinuousTimelines.longestRange)
             guard let span = try? TimeSpan.parse(text, .go), span >= shortest, span <= longest else {
                 let bounds = "\(ExporterModule.goDuration(shortest)) to \(ExporterModule.goDuration(longest))"
                 return .reply(status: 400, text: "range '\(PrintableText.ascii(text))' is not a duration from \(bounds)")

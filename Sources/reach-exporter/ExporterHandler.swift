@@ -23,8 +23,6 @@ final class ExporterContext: Sendable {
     let routes: RoutePrefix
     /// The recent probes the page lists (`--history.limit`).
     let history: ProbeHistory
-    /// The continuous targets' last hour, for the page's rows and graphs.
-    let continuous = ContinuousTimelines()
     /// How long each module's probes took, for /metrics.
     let durations = ProbeDurations()
     /// smokeping_prober's targets, probed continuously.
@@ -236,7 +234,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch page {
         case .status:
             let body = StatusPage.render(
-                recent: shared.history.newestFirst, historyLimit: shared.history.limit, continuous: shared.continuous.rows(now: .now()))
+                recent: shared.history.newestFirst, historyLimit: shared.history.limit, continuous: shared.smokeping.metrics.pageRows(now: .now()))
             respond(context: context, status: .ok, body: body, contentType: StatusPage.contentType,
                     extraHeaders: [("Content-Security-Policy", StatusPage.contentSecurityPolicy)], keepAlive: keepAlive, isHead: isHead)
         case .configuration:
@@ -244,7 +242,7 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
             respond(context: context, status: .ok, body: body, contentType: ConfigurationPage.contentType, keepAlive: keepAlive,
                     isHead: isHead)
         case .graph(let target, let range, let size):
-            guard let body = shared.continuous.graph(target, range: range, size: size, now: .now()) else {
+            guard let body = shared.smokeping.metrics.graph(target, range: range, size: size, now: .now()) else {
                 let named = "host \(PrintableText.ascii(target.host)) ip \(PrintableText.ascii(target.ip))"
                 respond(context: context, status: .notFound, text: "no continuous target \(named)", keepAlive: keepAlive, isHead: isHead)
                 return

@@ -131,4 +131,63 @@ extension ExporterTests {
         XCTAssertTrue(empty.body.contains("No probe yet: none has run since the exporter started."), empty.body)
         XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
     }
+
+    /// Each minute's sent and answered counts of a graph, summed (the SVG's data- attributes).
+    private func graphTotals(_ svg: String) -> (sent: Int, received: Int, steps: Int) {
+        let step = try! NSRegularExpression(pattern: "data-sent=\"([0-9]+)\" data-received=\"([0-9]+)\"")
+        var totals = (sent: 0, received: 0, steps: 0)
+        for match in step.matches(in: svg, range: NSRange(svg.startIndex..., in: svg)) {
+            totals.sent += Int(svg[Range(match.range(at: 1), in: svg)!])!
+            totals.received += Int(svg[Range(match.range(at: 2), in: svg)!])!
+            totals.steps += 1
+        }
+        return totals
+    }
+
+    /// A continuous target's graph against its series: what the graph counts between two reads
+    /// brackets what /metrics counted in between; the page's row links it, and a browser draws
+    /// both with no console line; an unknown target or a range out of bounds is one line.
+    func testTheGraphCountsWhatTheSeriesCount() throws {
+        try Privilege.requireRootAndTools(["ip", "python3", "chromium"])
+        let client = try lab.namespace("graph")
+        try client.ip("link", "set", "lo", "up")
+        let file = try lab.script("both.yml", "modules:\n  icmp:\n    prober: icmp\ntargets:\n- hosts: [127.0.0.1]\n  interval: 100ms\n")
+        _ = try startExporter(["--config.file=\(file)"], in: client)
+        let base = "http://127.0.0.1:10115"
+        let graph = "\(base)/graph?host=127.0.0.1&ip=127.0.0.1"
+        let labels = "{host=\"127.0.0.1\",ip=\"127.0.0.1\"}"
+        var before = (sent: 0, received: 0, steps: 0)
+        let deadline = Date().addingTimeInterval(15)
+        while before.received < 10 && Date() < deadline {
+            usleep(200_000)
+            let answer = try get(graph, in: client)
+            if answer.status == 200 { before = graphTotals(answer.body) }
+        }
+        XCTAssertGreaterThanOrEqual(before.received, 10, "no answers counted in 15 s")
+        let series = samples(try get("\(base)/metrics", in: client).body)
+        let after = graphTotals(try get(graph, in: client).body)
+        let requests = try XCTUnwrap(series["smokeping_requests_total\(labels)"])
+        let answers = try XCTUnwrap(series["smokeping_response_duration_seconds_count\(labels)"])
+        XCTAssertTrue(Double(before.sent) <= requests && requests <= Double(after.sent), "\(before) \(requests) \(after)")
+        XCTAssertTrue(Double(before.received) <= answers && answers <= Double(after.received), "\(before) \(answers) \(after)")
+
+        let page = try browse("\(base)/", in: client)
+        XCTAssertEqual(page.console, [], page.dom)
+        XCTAssertTrue(page.dom.contains("<h2>Continuous Targets</h2>"), page.dom)
+        XCTAssertTrue(page.dom.contains("<img src=\"graph?host=127.0.0.1&amp;ip=127.0.0.1&amp;size=small\""), page.dom)
+        let drawn = try browse(graph, in: client)
+        XCTAssertEqual(drawn.console, [])
+        XCTAssertTrue(drawn.dom.contains("round trip to 127.0.0.1 (127.0.0.1), last 1 h"), drawn.dom)
+        let picture = "\(lab.directory)/graph.png"
+        _ = try browse(graph, in: client, screenshot: picture, dark: true)
+        let facts = try pictureFacts(picture)
+        XCTAssertGreaterThan(facts["colours"] as? Int ?? 0, 10, "\(facts)")
+
+        for (url, status, text) in [("\(base)/graph?host=nosuch&ip=127.0.0.1", 404, "no continuous target host nosuch ip 127.0.0.1\n"),
+                                    ("\(graph)&range=2h", 400, "range '2h' is not a duration from 1m0s to 1h0m0s\n")] {
+            let answer = try get(url, in: client)
+            XCTAssertEqual(answer.status, status, url)
+            XCTAssertEqual(answer.body, text, url)
+        }
+    }
 }

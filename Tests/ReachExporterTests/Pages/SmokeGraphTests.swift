@@ -87,36 +87,41 @@ final class SmokeGraphTests: XCTestCase {
         XCTAssertEqual(DecimalText.fixed(7.5, decimals: 0), "8")
     }
 
-    /// The store the page reads: rows in the order targets came, the last whole minute's loss,
-    /// a graph for a known target only, and targets forgotten when they leave.
-    func testContinuousTimelines() throws {
-        let timelines = ContinuousTimelines()
+    /// What the page reads of the continuous prober's series: rows in the order the series
+    /// began, the last whole minute's loss, a graph for a known target only, none once its
+    /// address has left.
+    func testTheContinuousSeriesTimelines() throws {
+        let metrics = SmokepingMetrics(layout: .smokeping)
         let far = ContinuousTimelines.Target(host: "far.lab", ip: "198.51.100.7")
         let near = ContinuousTimelines.Target(host: "<near>", ip: "2001:db8::1")
+        for (id, target) in [far, near].enumerated() {
+            metrics.activate(id, labels: [MetricSample.Label("host", target.host), MetricSample.Label("ip", target.ip)])
+        }
+        let from = try IPAddress.parse("198.51.100.7")
         for second in 0..<90 {
-            for target in [far, near] {
-                timelines.sent(target, at: at(Double(second)))
-                if target == near || second % 4 != 0 {
-                    timelines.received(target, roundTrip: .milliseconds(20), sentAt: at(Double(second)), now: at(Double(second) + 0.1))
-                }
+            let probe = PingProbe(target: 0, index: second, sequence: UInt16(second))
+            let reply = PingEvent.reply(PingReply(probe: probe, from: from, ttl: 63, bytes: 64, roundTrip: .milliseconds(20)))
+            for id in [0, 1] {
+                metrics.observe(.sent(probe, bytes: 64), series: id, at: at(Double(second)))
+                if id == 1 || second % 4 != 0 { metrics.observe(reply, series: id, at: at(Double(second) + 0.02)) }
             }
         }
-        let rows = timelines.rows(now: at(90.5))
+        let rows = metrics.pageRows(now: at(90.5))
         XCTAssertEqual(rows.map(\.target), [far, near])
         XCTAssertEqual(try XCTUnwrap(rows[0].recentLoss), 0.25, accuracy: 1e-9)
         XCTAssertEqual(rows[1].recentLoss, 0)
         XCTAssertEqual(rows[0].lastRoundTrip, .milliseconds(20))
-        let graph = try XCTUnwrap(timelines.graph(far, range: .seconds(3600), size: .full, now: at(90.5)))
+        let graph = try XCTUnwrap(metrics.graph(far, range: .seconds(3600), size: .full, now: at(90.5)))
         let svg = String(decoding: graph, as: UTF8.self)
         XCTAssertTrue(svg.contains("<title>round trip to far.lab (198.51.100.7), last 1 h</title>"), svg)
         XCTAssertTrue(svg.contains("data-index=\"0\" data-sent=\"60\" data-received=\"45\""), svg)
         XCTAssertTrue(svg.contains("data-index=\"1\" data-sent=\"30\" data-received=\"22\""), svg)
-        XCTAssertNil(timelines.graph(ContinuousTimelines.Target(host: "x", ip: "y"), range: .seconds(60), size: .full, now: at(90)))
+        XCTAssertNil(metrics.graph(ContinuousTimelines.Target(host: "x", ip: "y"), range: .seconds(60), size: .full, now: at(90)))
         let page = String(decoding: StatusPage.render(recent: [], historyLimit: 1, continuous: rows), as: UTF8.self)
         XCTAssertTrue(page.contains("<td>&lt;near&gt;</td><td>2001:db8::1</td><td class=\"number\">20.000 ms</td>"), page)
         XCTAssertTrue(page.contains("<img src=\"graph?host=%3Cnear%3E&amp;ip=2001%3Adb8%3A%3A1&amp;size=small\""), page)
-        timelines.keepOnly([near])
-        XCTAssertEqual(timelines.rows(now: at(91)).map(\.target), [near])
-        XCTAssertNil(timelines.graph(far, range: .seconds(60), size: .small, now: at(91)))
+        metrics.deactivate(0)
+        XCTAssertEqual(metrics.pageRows(now: at(91)).map(\.target), [near])
+        XCTAssertNil(metrics.graph(far, range: .seconds(60), size: .small, now: at(91)))
     }
 }

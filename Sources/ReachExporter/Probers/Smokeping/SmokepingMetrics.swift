@@ -21,8 +21,16 @@ public final class SmokepingMetrics: ContinuousPingObserver, @unchecked Sendable
         var histogram: LatencyHistogram
     }
 
+    /// A series' last hour for the exporter's page and graphs, beside `series` (by the same
+    /// id) so that a scrape's copy of the series does not copy it.
+    struct Timeline {
+        var steps = LatencyTimeline(stepLength: ContinuousTimelines.stepLength, kept: ContinuousTimelines.kept)
+        var lastRoundTrip: TimeSpan?
+    }
+
     private let lock = Lock()
     private var series: [Series] = []
+    private var timelines: [Timeline] = []
     private var receiveErrors = 0
     /// Names that did not resolve, by host, as reach counts them.
     private var resolutionFailures: [(host: String, count: Int)] = []
@@ -40,7 +48,9 @@ public final class SmokepingMetrics: ContinuousPingObserver, @unchecked Sendable
             histogram: LatencyHistogram(layout))
         lock.withLock {
             while series.count <= id { series.append(fresh) }
+            while timelines.count <= id { timelines.append(Timeline()) }
             series[id] = fresh
+            timelines[id] = Timeline()
         }
     }
 
@@ -60,13 +70,22 @@ public final class SmokepingMetrics: ContinuousPingObserver, @unchecked Sendable
     }
 
     public func observe(_ event: PingEvent, series id: Int) {
+        observe(event, series: id, at: .now())
+    }
+
+    /// The event, seen at `now` (the page's timeline counts it in that minute).
+    func observe(_ event: PingEvent, series id: Int, at now: RealtimeInstant) {
         lock.withLock {
             guard id < series.count, series[id].active else { return }
             switch event {
             case .sent:
                 series[id].requests += 1
+                timelines[id].steps.sent(at: now)
             case .sendFailed(_, let errno), .localError(_, let errno, _):
-                if case .sendFailed = event { series[id].requests += 1 }
+                if case .sendFailed = event {
+                    series[id].requests += 1
+                    timelines[id].steps.sent(at: now)
+                }
                 series[id].sendErrors += 1
                 if let reason = UnreachableReason(routeRefusal: errno), let index = UnreachableReason.allCases.firstIndex(of: reason) {
                     series[id].refusals[index] += 1
@@ -76,6 +95,9 @@ public final class SmokepingMetrics: ContinuousPingObserver, @unchecked Sendable
             case .reply(let reply) where !reply.corrupted:
                 series[id].histogram.record(reply.roundTrip)
                 if let ttl = reply.ttl { series[id].ttl = ttl }
+                let sentAt = RealtimeInstant(nanoseconds: now.nanoseconds - reply.roundTrip.nanoseconds)
+                timelines[id].steps.received(reply.roundTrip, sentAt: sentAt, now: now)
+                timelines[id].lastRoundTrip = reply.roundTrip
             default:
                 break
             }
@@ -118,6 +140,33 @@ public final class SmokepingMetrics: ContinuousPingObserver, @unchecked Sendable
         }
         out += reachSamples(copied, failures: failures)
         return out
+    }
+
+    /// The exporter page's rows: one per active series, in the order they began.
+    public func pageRows(now: RealtimeInstant) -> [ContinuousTimelines.Row] {
+        lock.withLock {
+            zip(series, timelines).compactMap { one, timeline in
+                guard one.active, let target = Self.target(one.labels) else { return nil }
+                return ContinuousTimelines.row(target, timeline.steps, lastRoundTrip: timeline.lastRoundTrip, now: now)
+            }
+        }
+    }
+
+    /// The graph of the active series labelled `target` (the first, when groups repeat a
+    /// host), or nil when there is none.
+    public func graph(
+        _ target: ContinuousTimelines.Target, range: TimeSpan, size: SmokeGraph.Size, now: RealtimeInstant
+    ) -> [UInt8]? {
+        let steps: LatencyTimeline? = lock.withLock {
+            zip(series, timelines).first { $0.0.active && Self.target($0.0.labels) == target }?.1.steps
+        }
+        return steps.map { ContinuousTimelines.graph(target, $0, range: range, size: size, now: now) }
+    }
+
+    static func target(_ labels: [MetricSample.Label]) -> ContinuousTimelines.Target? {
+        guard let host = labels.first(where: { $0.name == "host" })?.value, let ip = labels.first(where: { $0.name == "ip" })?.value
+        else { return nil }
+        return ContinuousTimelines.Target(host: host, ip: ip)
     }
 
     /// reach's own: each refused send's route type (`reach addr`'s reasons), and names that
