@@ -233,8 +233,8 @@ final class ExporterHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func answer(_ page: ExporterRouter.Page, context: ChannelHandlerContext, keepAlive: Bool, isHead: Bool) {
         switch page {
         case .status:
-            let body = StatusPage.render(
-                recent: shared.history.newestFirst, historyLimit: shared.history.limit, continuous: shared.smokeping.metrics.pageRows(now: .now()))
+            let rows = shared.smokeping.metrics.pageRows(now: .now())
+            let body = StatusPage.render(recent: shared.history.newestFirst, historyLimit: shared.history.limit, continuous: rows)
             respond(context: context, status: .ok, body: body, contentType: StatusPage.contentType,
                     extraHeaders: [("Content-Security-Policy", StatusPage.contentSecurityPolicy)], keepAlive: keepAlive, isHead: isHead)
         case .configuration:

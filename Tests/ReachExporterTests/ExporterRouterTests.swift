@@ -77,7 +77,8 @@ final class ExporterRouterTests: XCTestCase {
     /// traps, and a refusal is one printable line.
     func testEveryShortRequestIsAnsweredWithoutTrapping() {
         let pieces = ["/probe", "/metrics", "/logs", "id=", "/graph", "host=", "ip=", "range=", "?", "&", "=", "target", "module=",
-                      "timeout=", "icmp", "tcp_connect", "http_2xx", "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1", "198.51.100.7", "web.lab", "http://",
+                      "timeout=", "icmp", "tcp_connect", "http_2xx", "route", "%", "%2", "%41", "%FF", "%0A", "[", "]", ":", "::1",
+                      "198.51.100.7", "web.lab", "http://",
                       "https://", "/", "65535", "0", "-1", "1e300", "nan", "+", "..", "@", "#", "\u{7F}", "é",
                       String(repeating: "a", count: 300)]
         var count = 0

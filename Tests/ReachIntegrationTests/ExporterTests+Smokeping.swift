@@ -137,17 +137,21 @@ extension ExporterTests {
         XCTAssertGreaterThanOrEqual(answered, requests - dropped - 1, "\(requests) requests")
         XCTAssertEqual(reach["smokeping_send_errors_total" + key], 0)
 
-        // moving.lab moves (dnsmasq reads its hosts file again on SIGHUP): its old address's
-        // series go, the new one comes, within a few lookups (--resolve-interval 1s).
         XCTAssertEqual(reach["smokeping_response_ttl{host=\"moving.lab\",ip=\"198.18.1.2\"}"], 63)
-        try "198.18.1.4 moving.lab\n".write(toFile: movingHosts, atomically: false, encoding: .utf8)
+        try assertTheMovingNameMoves(mine, in: chain.client, dns: dns, hostsFile: movingHosts)
+        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
+    }
+
+    /// moving.lab moves (dnsmasq reads its hosts file again on SIGHUP): its old address's
+    /// series go, the new one comes, within a few lookups (--resolve-interval 1s).
+    private func assertTheMovingNameMoves(_ metrics: String, in namespace: Namespace, dns: BackgroundProcess, hostsFile: String) throws {
+        try "198.18.1.4 moving.lab\n".write(toFile: hostsFile, atomically: false, encoding: .utf8)
         kill(dns.pid, SIGHUP)
-        let moved = try waitForSamples(mine, in: chain.client) { values in
+        let moved = try waitForSamples(metrics, in: namespace) { values in
             let moving = self.series("smokeping_requests_total", in: values).keys.filter { $0.contains("moving.lab") }
             return moving == ["{host=\"moving.lab\",ip=\"198.18.1.4\"}"]
         }
         XCTAssertNil(moved["smokeping_response_ttl{host=\"moving.lab\",ip=\"198.18.1.2\"}"])
-        XCTAssertFalse(Subprocess.hasExited(exporter.pid), exporter.log)
     }
 
     func testSmokepingReloadBlackholeAndBadFiles() throws {
@@ -273,19 +277,7 @@ extension ExporterTests {
             usleep(250_000)
         }
         XCTAssertEqual(jobs, ["reach": "63", "smokeping": "63"], prometheus.log)
-        // reach's round trips as one native histogram series (negotiated by Accept),
-        // smokeping_prober's as classic buckets.
-        var native: [[String: Any]] = []
-        let waitNative = Date().addingTimeInterval(20)
-        while native.isEmpty, Date() < waitNative {
-            native = try prometheusQuery("histogram_count(rate(smokeping_response_duration_seconds{job=\"reach\"}[5s])) > 0",
-                                         in: chain.client, port: 19090)
-            usleep(250_000)
-        }
-        XCTAssertEqual(native.count, 1, prometheus.log)
-        let classic = try prometheusQuery(
-            "smokeping_response_duration_seconds_bucket{job=\"smokeping\",le=\"+Inf\"}", in: chain.client, port: 19090)
-        XCTAssertEqual(classic.count, 1)
+        try assertHistogramKinds(in: chain.client, prometheus: prometheus)
 
         // Five seconds of reach's counts, as promtool's input series, one step per 5 s.
         let url = "http://127.0.0.1:10115/metrics"
@@ -302,6 +294,22 @@ extension ExporterTests {
         let test = promtoolTest(rules: rules, steps: steps, ratio: ratio, buckets: bucketSteps(steps, key: key))
         let result = try chain.client.exec(["promtool", "test", "rules", try lab.script("smokeping-rules-test.yml", test)])
         XCTAssertEqual(result.status, 0, "\(result)\n\(test)")
+    }
+
+    /// reach's round trips stored as one native histogram series (negotiated by Accept),
+    /// smokeping_prober's as classic buckets.
+    private func assertHistogramKinds(in namespace: Namespace, prometheus: BackgroundProcess) throws {
+        var native: [[String: Any]] = []
+        let waitNative = Date().addingTimeInterval(20)
+        while native.isEmpty, Date() < waitNative {
+            native = try prometheusQuery("histogram_count(rate(smokeping_response_duration_seconds{job=\"reach\"}[5s])) > 0",
+                                         in: namespace, port: 19090)
+            usleep(250_000)
+        }
+        XCTAssertEqual(native.count, 1, prometheus.log)
+        let classic = try prometheusQuery(
+            "smokeping_response_duration_seconds_bucket{job=\"smokeping\",le=\"+Inf\"}", in: namespace, port: 19090)
+        XCTAssertEqual(classic.count, 1)
     }
 
     /// The `le` bounds and counts of one series' buckets, in order.
