@@ -1,5 +1,3 @@
-import NIOSSL
-
 /// A TLS version by the name both of Prometheus's configurations give it (`min_version:
 /// TLS12`): prometheus/common's TLSVersions (`config/http_config.go`) for a probe's
 /// tls_config, exporter-toolkit's (`web/tls_config.go`) for the exporter's own
@@ -13,26 +11,6 @@ public enum TLSProtocolVersion: String, Hashable, Sendable, Comparable, CaseIter
 
     public static func < (left: TLSProtocolVersion, right: TLSProtocolVersion) -> Bool {
         allCases.firstIndex(of: left)! < allCases.firstIndex(of: right)!
-    }
-
-    /// swift-nio-ssl's name for the version, as its TLSConfiguration takes it.
-    public var nio: TLSVersion {
-        switch self {
-        case .tls10: .tlsv1
-        case .tls11: .tlsv11
-        case .tls12: .tlsv12
-        case .tls13: .tlsv13
-        }
-    }
-
-    /// The version a handshake negotiated, as swift-nio-ssl reports it.
-    init(_ nio: TLSVersion) {
-        switch nio {
-        case .tlsv1: self = .tls10
-        case .tlsv11: self = .tls11
-        case .tlsv12: self = .tls12
-        case .tlsv13: self = .tls13
-        }
     }
 
     /// "TLS 1.3": the name blackbox_exporter's getTLSVersion (`prober/tls.go`) gives a
