@@ -19,7 +19,7 @@ again SECONDS later; CPU is the exporter's user+system time between the two scra
 3. Exact loss: 1,000 targets at 1 s, the responder dropping every fifth request of each
    address: for every target, responses = requests - dropped within one in flight, the
    drops being the 1st, 6th, 11th... request.
-Environment: REACH_EXPORTER (.build/release/reach-exporter), SMOKEPING_PROBER
+Environment: EXPORTER (.build-exporter/release/reach-exporter, as make bench passes it), SMOKEPING_PROBER
 (.build/smokeping/usr/bin/prometheus-smokeping-prober), SECONDS (60), SETTLE (10), HOLD_MS (21),
 PARTS ("1,2,3").
 """
@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-EXPORTER = os.environ.get("REACH_EXPORTER", f"{ROOT}/.build/release/reach-exporter")
+EXPORTER = os.path.abspath(os.environ.get("EXPORTER", f"{ROOT}/.build-exporter/release/reach-exporter"))
 SMOKEPING = os.environ.get("SMOKEPING_PROBER", f"{ROOT}/.build/smokeping/usr/bin/prometheus-smokeping-prober")
 SECONDS = int(os.environ.get("SECONDS", "60"))
 SETTLE = int(os.environ.get("SETTLE", "10"))

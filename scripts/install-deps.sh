@@ -5,7 +5,7 @@
 #   scripts/install-deps.sh test    also what the tests start: iproute2, iputils-ping,
 #                                   dnsmasq, nftables, hyperfine, mandoc, valgrind, python3,
 #                                   procps, libcap2-bin, util-linux, strace, fping, traceroute,
-#                                   mtr-tiny; dbus-daemon,
+#                                   mtr-tiny, chromium (the exporter's pages, headless); dbus-daemon,
 #                                   python3-dbus and python3-pip, with python-dbusmock 0.38.1
 #                                   downloaded from the Python package index into
 #                                   .build/dbusmock (Debian 12's python3-dbusmock 0.28 has no
@@ -86,7 +86,9 @@ if [ "${1:-build}" = test ]; then
   smokeping=.build/smokeping
   if [ ! -x "$smokeping/usr/bin/prometheus-smokeping-prober" ]; then
     mkdir -p "$smokeping"
-    (cd "$smokeping" && apt-get download prometheus-smokeping-prober)
+    # A machine whose packages were all present has run no apt-get update: lists may be empty.
+    (cd "$smokeping" && { apt-get download prometheus-smokeping-prober 2>/dev/null \
+        || { apt-get update -qq && apt-get download prometheus-smokeping-prober; }; })
     dpkg-deb -x "$smokeping"/prometheus-smokeping-prober_*.deb "$smokeping"
   fi
 fi
