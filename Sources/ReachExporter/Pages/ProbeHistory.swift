@@ -9,12 +9,20 @@ import ReachSystem
 /// Recording is a lock and an append: the log a person reads (`/logs?id=N`) is rendered
 /// from the kept request and measurement when asked, not for every probe.
 public final class ProbeHistory: @unchecked Sendable {
-    /// One probe that ran, with what its log is rendered from.
-    public struct Entry: Sendable {
+    /// One probe that ran, with what its log is rendered from. A class: its request holds the
+    /// whole module (more than a kilobyte inline), and the history moves entries on every probe.
+    public final class Entry: Sendable {
         public let id: Int
         public let request: ExporterRouter.ProbeRequest
         public let measurement: ProbeMeasurement
         public let started: RealtimeInstant
+
+        init(id: Int, request: ExporterRouter.ProbeRequest, measurement: ProbeMeasurement, started: RealtimeInstant) {
+            self.id = id
+            self.request = request
+            self.measurement = measurement
+            self.started = started
+        }
 
         public var moduleName: String { request.module.name }
         public var target: String { request.targetText }
