@@ -92,7 +92,10 @@ extension TraceOptions {
     /// local address is refused (there is no path to trace); a destination the kernel will
     /// not route is named before any probe is sent: the line for stderr.
     private func hopZero(_ target: IPAddress, host: String) throws -> String? {
-        let evaluator = try PathOptions().makeEvaluator()
+        // The route and its link are the verdict; what ModemManager and NetworkManager say of
+        // the link (asked over the system bus) changes no verdict trace can give, so it is
+        // not asked: a trace's start-up is part of what it is measured by.
+        let evaluator = try PathOptions().makeEvaluator(linkFacts: nil)
         let report = try evaluator.evaluate(address: target)
         guard let path = report.paths.first else { return nil }
         if path.flags.contains(.isLocalAddress) {
