@@ -67,16 +67,7 @@ final class TraceReportTests: NamespaceTestCase {
     func testTheTextReportHasMtrsColumnsAndSilentHops() throws {
         let net = try TraceTopology(lab: lab)
         // r2 silent: mtr's ??? row, 100% loss, and the hops after it as before.
-        try lab.nft(
-            in: net.routers[1], name: "silent",
-            """
-            table inet rchsilent {
-              chain output {
-                type filter hook output priority 0;
-                icmp type time-exceeded drop
-              }
-            }
-            """)
+        try net.silenceTimeExceeded(at: 2)
         try net.warmNeighbours()
         let arguments = ["-r", "-n", "-c", "3", "-i", "0.2"]
         let theirs = try net.client.exec(["mtr"] + arguments + ["--gracetime", "1", net.farIPv4], timeout: 60)

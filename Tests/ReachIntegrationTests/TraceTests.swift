@@ -80,17 +80,7 @@ final class TraceTests: NamespaceTestCase {
 
     func testARouterThatSendsNoTimeExceededIsStars() throws {
         let net = try TraceTopology(lab: lab)
-        try lab.nft(
-            in: net.routers[1], name: "silent",
-            """
-            table inet rchsilent {
-              chain output {
-                type filter hook output priority 0;
-                icmp type time-exceeded drop
-                icmpv6 type time-exceeded drop
-              }
-            }
-            """)
+        try net.silenceTimeExceeded(at: 2)
         try net.warmNeighbours()
         for target in [net.farIPv4, net.farIPv6] {
             let started = Date()

@@ -123,6 +123,22 @@ struct TraceTopology {
         try r2b.ip("-6", "route", "add", "2001:db8::/64", "via", "2001:db8:4::1")
     }
 
+    /// Router `hop` (1 to 3) sends no time exceeded, in either family: a silent hop, a line
+    /// of stars in traceroute and mtr's `???`.
+    func silenceTimeExceeded(at hop: Int) throws {
+        try lab.nft(
+            in: routers[hop - 1], name: "silent",
+            """
+            table inet rchsilent {
+              chain output {
+                type filter hook output priority 0;
+                icmp type time-exceeded drop
+                icmpv6 type time-exceeded drop
+              }
+            }
+            """)
+    }
+
     /// Fills the neighbour tables along the way: a cold table holds the first packets to a
     /// next hop while it resolves and drops those past its queue (unres_qlen), which a
     /// trace's simultaneous probes overflow.
