@@ -92,7 +92,7 @@ public final class ICMPSocket {
     public let family: AddressFamily
     public let identifier: UInt16
     private let interruption: Pipe
-    @exclusivity(unchecked) private var buffer = [UInt8](repeating: 0, count: 65_536 + 512)
+    @exclusivity(unchecked) private var buffer = [UInt8](receiveRoom: 65_536 + 512)
     @exclusivity(unchecked) private var control = [UInt8](repeating: 0, count: 512)
     /// The sender of the last datagram, and its sockaddr as recvmsg gave it (zeroed, no
     /// family, before the first). A flood's replies all come from one address: it is reused

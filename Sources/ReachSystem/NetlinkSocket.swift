@@ -21,7 +21,7 @@ public final class NetlinkSocket {
     /// Opens a route socket, subscribed to `groups` (RTNLGRP_* bits) when given.
     public init(groups: UInt32 = 0, receiveBufferSize: Int32? = nil) throws(SystemCallError) {
         socket = try FileDescriptor.socket(domain: AF_NETLINK, .raw, protocol: NETLINK_ROUTE)
-        buffer = [UInt8](repeating: 0, count: 32 * 1024)
+        buffer = [UInt8](receiveRoom: 32 * 1024)
         // A failure below releases this object, and the socket with it.
         let fd = socket.rawValue
         // Extended ACKs give the kernel's error text; harmless where unsupported.
@@ -92,10 +92,10 @@ public final class NetlinkSocket {
     public func receiveBatch(waiting: Bool) throws(SystemCallError) -> [ArraySlice<UInt8>] {
         let slots = Self.batchLimit
         let slotSize = Self.batchSlotSize
-        // Not zeroed: the kernel writes a short answer at the start of each slot, so the pages
-        // beyond are never touched (a zeroed buffer faulted in all 512 KiB at the first batch).
+        // The kernel writes a short answer at the start of each slot, so the pages beyond are
+        // never touched (a zeroed buffer faulted in all 512 KiB at the first batch).
         if batchBuffer.count < slots * slotSize {
-            batchBuffer = [UInt8](unsafeUninitializedCapacity: slots * slotSize) { _, count in count = slots * slotSize }
+            batchBuffer = [UInt8](receiveRoom: slots * slotSize)
         }
         var vectors = [iovec](repeating: iovec(), count: slots)
         var headers = [creach_mmsghdr](repeating: creach_mmsghdr(), count: slots)
@@ -133,7 +133,7 @@ public final class NetlinkSocket {
         // MSG_PEEK | MSG_TRUNC tells the full size first, so no message is ever cut.
         let size = try receiveInto(flags: Int32(MSG_PEEK | MSG_TRUNC) | flags)
         if size > buffer.count {
-            buffer = [UInt8](repeating: 0, count: size)
+            buffer = [UInt8](receiveRoom: size)
         }
         let count = try receiveInto(flags: flags)
         return Array(buffer[0..<count])
