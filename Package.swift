@@ -18,6 +18,9 @@ import PackageDescription
 //                    shell completions; for both executables
 //   ReachRegex       an RE2 engine (Go's regexp: syntax, leftmost-first, linear time) for the
 //                    exporter's patterns; standard library only; not linked into `reach`
+//   ReachPinger      the library's Pinger (SimplePing for Linux): an AsyncStream over ReachCore's
+//                    ping engine; in the library product only, so neither binary links Swift's
+//                    concurrency runtime and libdispatch (their constructors run at every start)
 //   ReachCore        flag model, netlink codecs, evaluator, ICMP engine, watch loop, probes
 //   ReachSystem      the only Swift module of `reach` that calls the C library: sockets
 //                    (each descriptor owned by one FileDescriptor), clocks, libcap
@@ -35,7 +38,7 @@ let package = Package(
         .executable(name: "reach", targets: ["reach"]),
         .executable(name: "reach-exporter", targets: ["reach-exporter"]),
         // The library, with the system layer its public types (IPAddress, Errno...) come from.
-        .library(name: "ReachCore", targets: ["ReachCore", "ReachSystem"]),
+        .library(name: "ReachCore", targets: ["ReachCore", "ReachPinger", "ReachSystem"]),
     ],
     dependencies: [
         // The exporter only: HTTP/1 (NIOHTTP1's handlers, with our own time and size limits).
@@ -85,6 +88,10 @@ let package = Package(
             name: "ReachCore",
             dependencies: ["ReachSystem"]
         ),
+        // Pinger, SimplePing's shape for the library: its events as an AsyncStream. Its own module,
+        // imported by neither executable, so that Swift's concurrency runtime and libdispatch,
+        // which AsyncStream brings, are not linked into them (make lint holds it).
+        .target(name: "ReachPinger", dependencies: ["ReachCore", "ReachSystem"]),
         // Each command's options declared once, and what comes of the declaration: the reader,
         // help, the one usage error, shell completions. Pure Swift, for both executables.
         .target(name: "ReachCommandLine"),
@@ -154,7 +161,7 @@ let package = Package(
         .target(name: "CTestSupport", path: "Tests/CTestSupport"),
         .target(name: "TestSupport", dependencies: ["CTestSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "ReachSystemTests", dependencies: ["ReachSystem", "TestSupport"]),
-        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachSystem", "TestSupport"]),
+        .testTarget(name: "ReachCoreTests", dependencies: ["ReachCore", "ReachPinger", "ReachSystem", "TestSupport"]),
         .testTarget(name: "ReachCLITests", dependencies: ["ReachCLI", "ReachCommandLine", "ReachCore", "ReachSystem"]),
         .testTarget(
             name: "ReachExporterTests",

@@ -17,7 +17,9 @@
 #    ReachCommandLine (the command-line reader), Sources/ReachSystem imports neither
 #    ReachCore nor ReachCLI, Sources/ReachCore does not import ReachCLI, and
 #    Sources/ReachCommandLine imports none of the project's modules (it stands on the
-#    standard library alone, below both executables).
+#    standard library alone, below both executables). ReachPinger, the library's async
+#    Pinger, is imported by no module under Sources: AsyncStream links Swift's concurrency
+#    runtime and libdispatch, whose constructors would run at every start of either binary.
 # 3. The exporter's libraries stay in the exporter, out of `reach`'s binary and start-up:
 #    SwiftNIO (NIO*) only in Sources/reach-exporter (the HTTP server and entry point) and
 #    Sources/ReachExporterProbes (the exporter's own probes: TLS and HTTP/2), and there
@@ -162,6 +164,8 @@ scan() {
             violation("imports " module " from ReachSystem (layers point down: ReachSystem imports no layer above it)")
         if (module == "ReachCLI" && FILENAME ~ /^Sources\/ReachCore\//)
             violation("imports ReachCLI from ReachCore (layers point down)")
+        if (module == "ReachPinger" && FILENAME ~ /^Sources\//)
+            violation("imports ReachPinger in Sources (the library alone takes it: AsyncStream links the Swift concurrency runtime and libdispatch into a binary)")
         if (module ~ /^(Foundation|FoundationEssentials)$/ && FILENAME ~ /^Sources\//)
             violation("imports " module " in Sources (start-up cost; it also re-exports Glibc)")
         if (module ~ /^(NIO|_NIO)/ && FILENAME ~ /^Sources\// && FILENAME !~ /^Sources\/(reach-exporter|ReachExporterProbes)\//)

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import XCTest
 @testable import ReachCore
+import ReachPinger
 import ReachSystem
 import TestSupport
 

@@ -1,3 +1,4 @@
+import ReachCore
 import ReachSystem
 
 /// Apple's SimplePing for Linux: a pinger for a host name or literal, with an address
