@@ -76,7 +76,7 @@ help:
 	@echo "make install-caps  opt-in: setcap cap_net_raw+p on the installed binary (reach ping as any user)"
 	@echo "make deb      Debian packages reach and reach-exporter (debian/, release builds): .build/deb/"
 	@echo "make test-deb  make deb, then install, check and purge the packages (root)"
-	@echo "make link-order  rewrite $(LINK_ORDER) from callgrind runs of the release build"
+	@echo "make link-order  rewrite $(LINK_ORDER) from callgrind runs of the release build (root)"
 	@echo "make clean     remove build products"
 
 deps:

@@ -21,8 +21,8 @@
 #
 # Usage: scripts/link-order.sh BINARY LINK_MAP > scripts/link-order.txt
 # (LINK_MAP: lld's -Map output for BINARY, linked with --no-demangle). Traffic: ping to
-# 127.0.0.1 only; the other commands ask the kernel for routes and links, and resolve
-# localhost from /etc/hosts.
+# 127.0.0.1, trace between two namespaces of its own; the other commands ask the kernel for
+# routes and links, and resolve localhost from /etc/hosts.
 set -euo pipefail
 binary=$1
 map=$2
@@ -31,7 +31,18 @@ for tool in valgrind nm strip python3; do
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reach-link-order.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# trace needs a destination that is not this host's: two network namespaces of its own
+# (root), joined by a veth, the far one answering as a closed port does.
+namespace=reach-link-order-$$
+trap 'rm -rf "$work"; ip netns delete "$namespace-a" 2>/dev/null; ip netns delete "$namespace-b" 2>/dev/null; true' EXIT
+if [ "$(id -u)" -ne 0 ]; then echo "link-order: run as root (trace runs in namespaces of its own)" >&2; exit 1; fi
+ip netns add "$namespace-a"
+ip netns add "$namespace-b"
+ip link add rlo0 netns "$namespace-a" type veth peer name rlo1 netns "$namespace-b"
+ip -n "$namespace-a" addr add 198.51.100.1/24 dev rlo0
+ip -n "$namespace-b" addr add 198.51.100.2/24 dev rlo1
+ip -n "$namespace-a" link set rlo0 up
+ip -n "$namespace-b" link set rlo1 up
 
 # valgrind 3.19 refuses the DWARF of an LTO-linked static Swift binary ("possibly corrupted
 # debuginfo"): it runs a copy without it. The symbol table, and every address, stay.
@@ -41,15 +52,18 @@ binary=$work/reach
 # Data symbols with their sizes, for lackey's addresses.
 nm -S --defined-only "$binary" | awk 'NF == 4 && $3 ~ /^[rRdDbBvV]$/' >"$work/data-symbols"
 
-runs=("ping -c 3 -i 0.01 127.0.0.1" "status" "addr 127.0.0.1" "host localhost" "watch --help")
+runs=("ping -c 3 -i 0.01 127.0.0.1" "status" "addr 127.0.0.1" "host localhost" "watch --help" "trace -n -q 1 198.51.100.2")
+# Where each run runs: this host's network, but trace in the first namespace.
+inside=("" "" "" "" "" "ip netns exec $namespace-a")
 for index in "${!runs[@]}"; do
     read -r -a words <<<"${runs[$index]}"
     # Exit status aside (no default route, no permission to ping): what ran still counts.
-    valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/code.$index" \
+    read -r -a prefix <<<"${inside[$index]}"
+    "${prefix[@]}" valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/code.$index" \
         "$binary" "${words[@]}" >/dev/null 2>&1 || true
     [ -s "$work/code.$index" ] || { echo "link-order: callgrind gave nothing for '${runs[$index]}'" >&2; exit 1; }
     # valgrind 3.19 loads a position-independent executable at 0x108000.
-    valgrind --tool=lackey --trace-mem=yes --log-file="$work/trace" "$binary" "${words[@]}" >/dev/null 2>&1 || true
+    "${prefix[@]}" valgrind --tool=lackey --trace-mem=yes --log-file="$work/trace" "$binary" "${words[@]}" >/dev/null 2>&1 || true
     python3 - "$work/data-symbols" "$work/trace" 0x108000 >"$work/data.$index" <<'PYTHON'
 import bisect, sys
 
