@@ -22,24 +22,43 @@ sanitize="-sanitize=fuzzer,address"
 exporter_modules="Sources/ReachExporter/ExporterModule.swift Sources/ReachExporter/ExporterModule+YAML.swift"
 exporter_modules+=" Sources/ReachExporter/ExporterConfiguration.swift Sources/ReachExporter/ExporterLog.swift"
 # Each prober's folder holds its settings and keys (read here) beside its run and metrics (not).
+# The continuous prober's own (its run, its series, its command line) are not read from a file.
 exporter_modules+=" $(find Sources/ReachExporter/Modules Sources/ReachExporter/Probers -name '*.swift' \
-    ! -name 'ExporterProber+*' ! -name 'ProbeMeasurement+*' | sort | tr '\n' ' ')"
+    ! -name 'ExporterProber+*' ! -name 'ProbeMeasurement+*' ! -name 'SmokepingProber.swift' ! -name 'SmokepingMetrics.swift' \
+    ! -name 'SmokepingOptions.swift' | sort | tr '\n' ' ')"
+exporter_modules+=" Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/URLQuery.swift"
 
 # The dns prober's codec and exchange: the exporter's own (ReachExporterProbes), built here
-# without the rest of that module, which needs SwiftNIO.
-dns_codec=$(find Sources/ReachExporterProbes/DNS -name '*.swift' | sort | tr '\n' ' ')
+# without the rest of that module, which needs SwiftNIO (as DNS over TLS does).
+dns_codec=$(find Sources/ReachExporterProbes/DNS -name '*.swift' ! -name 'DNSOverTLS.swift' | sort | tr '\n' ' ')
+# The allow list's refusals spell --allow from the command line's declaration, which names
+# the continuous prober's options too.
+exporter_options="Sources/ReachExporter/ExporterOptions.swift Sources/ReachExporter/RoutePrefix.swift"
+exporter_options+=" Sources/ReachExporter/Probers/Smokeping/SmokepingOptions.swift"
+# What the router names of the pages: a graph's request.
+exporter_pages="Sources/ReachExporter/Pages/ContinuousTimelines.swift Sources/ReachExporter/Pages/SmokeGraph.swift"
+exporter_pages+=" Sources/ReachExporter/Pages/LatencyTimeline.swift Sources/ReachExporter/Pages/HTMLText.swift"
+# What the module model names of ReachExporterProbes, the values that need no SwiftNIO (the
+# TLS settings, the dns codec, a tcp conversation's patterns), built as that module.
+probe_values="Sources/ReachExporterProbes/TLSSettings.swift Sources/ReachExporterProbes/TLSProtocolVersion.swift"
+probe_values+=" Sources/ReachExporterProbes/TCP/ExpectPattern.swift"
+probe_values+=" $dns_codec"
+
+# The command line's readers name the commands' declarations (a message spells an option
+# from its declaration), which reach into most of ReachCLI: the whole module goes in.
+cli_sources=$(find Sources/ReachCLI -name '*.swift' | sort | tr '\n' ' ')
 
 # name | entry file in Fuzz/Targets | extra sources | longest input
 targets=(
     "netlink|NetlinkFuzzTarget.swift||4096"
-    "command-line|CommandLineFuzzTarget.swift|Sources/ReachCLI/TargetArgument.swift Sources/ReachCLI/ValueType+Duration.swift Sources/ReachCLI/TargetList.swift|512"
+    "command-line|CommandLineFuzzTarget.swift|$cli_sources|512"
     "icmp|ICMPFuzzTarget.swift||2048"
     "icmp-extensions|ICMPExtensionsFuzzTarget.swift||1024"
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
     "dns|DNSFuzzTarget.swift|$dns_codec|1024"
-    "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/AllowList.swift $exporter_modules|1024"
+    "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/AllowList.swift $exporter_options $exporter_pages $exporter_modules|1024"
     "exporter-config|ExporterConfigurationFuzzTarget.swift|$exporter_modules|8192"
     # Short: a pattern of n bytes can compile to about n thousand instructions, run over n bytes.
     "regex|RegexFuzzTarget.swift||128"
@@ -66,6 +85,11 @@ for module in ReachSystem ReachCore ReachCommandLine ReachExporterSystem ReachRe
         "${imports[@]}" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
         -c "${module_sources[@]}" -o "$out/$module.o"
 done
+echo "fuzz: building ReachExporterProbes' values with $sanitize"
+# shellcheck disable=SC2086 # $probe_values is a list of paths without blanks
+"$swiftc" -module-name ReachExporterProbes -package-name reach -swift-version 6 -parse-as-library -O -g -wmo -enable-testing $sanitize \
+    "${imports[@]}" -emit-module -emit-module-path "$out/modules/ReachExporterProbes.swiftmodule" \
+    -c $probe_values -o "$out/ReachExporterProbes.o"
 
 declare -A length
 for entry in "${targets[@]}"; do
@@ -77,7 +101,8 @@ for entry in "${targets[@]}"; do
     # lld: gold warns about every ASan helper symbol it cannot export.
     "$swiftc" -module-name "Fuzz_${name//-/_}" -package-name reach -swift-version 6 -parse-as-library -O -g $sanitize -use-ld=lld "${imports[@]}" \
         Fuzz/Targets/FuzzInput.swift "Fuzz/Targets/$file" $extra \
-        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/ReachRegex.o" "$out/shims.o" -lcap -lyaml -lcrypt -lz -lbrotlidec -o "$out/fuzz-$name"
+        "$out/ReachCommandLine.o" "$out/ReachCore.o" "$out/ReachSystem.o" "$out/ReachExporterSystem.o" "$out/ReachRegex.o" \
+        "$out/ReachExporterProbes.o" "$out/shims.o" -lcap -lyaml -lcrypt -lz -lbrotlidec -o "$out/fuzz-$name"
 done
 
 # Swift's backtracer can hold a crashing process for a minute (docs/LINUX-FACTS.md); libFuzzer

@@ -24,9 +24,10 @@ public func fuzzDBus(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
         _ = message.body.first?["Metered"]?.uint32
     }
     // The same bytes as a connection's stream: never a trap, and every wait bounded.
-    let connection = DBusConnection(transport: ReplayedStream(bytes), clock: { 0 })
-    if (try? connection.start(userID: 0, calls: [], timeoutMilliseconds: 0)) != nil {
-        _ = try? connection.replies(to: [1, 2, 3], deadline: 1)  // the clock says 0: one read, then no wait
+    let connection = DBusConnection(transport: ReplayedStream(bytes), clock: { MonotonicInstant(nanoseconds: 0) })
+    if (try? connection.start(userID: 0, calls: [], timeout: .zero)) != nil {
+        // The clock stands still at 0: one read, then no wait.
+        _ = try? connection.replies(to: [1, 2, 3], deadline: MonotonicInstant(nanoseconds: 1))
         _ = try? connection.takeSignals()
     }
     return 0
@@ -37,10 +38,10 @@ private final class ReplayedStream: DBusTransport {
     private var pending: [UInt8]?
     init(_ bytes: [UInt8]) { pending = bytes }
     var fileDescriptor: FileDescriptor.Number { -1 }
-    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) -> Bool { true }
+    func send(_ bytes: [UInt8], timeout: TimeSpan) -> Bool { true }
     func receiveAvailable() -> [UInt8]? {
         defer { pending = [] }
         return pending
     }
-    func waitReadable(timeoutMilliseconds: Int32) -> Bool { false }
+    func waitReadable(timeout: TimeSpan) -> Bool { false }
 }

@@ -3,8 +3,9 @@ import ReachSystem
 
 /// One HTTP request as reach-exporter's router sees it: the input split at NUL bytes into
 /// method, request target and scrape-timeout header (absent when there is no second NUL).
-/// Besides "no trap": a probe is allowed by the allow list and bounded in time; a refusal
-/// has a status the router documents and one short printable line.
+/// Besides "no trap": a probe is allowed by the allow list and bounded in time; a log page's
+/// id is not negative, a graph's span within what the timelines keep; a refusal has a
+/// status the router documents and one short printable line.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzExporterRequest(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let parts = FuzzInput.bytes(start, count).split(separator: 0, maxSplits: 2, omittingEmptySubsequences: false)
@@ -21,7 +22,11 @@ public func fuzzExporterRequest(_ start: UnsafeRawPointer?, _ count: Int) -> CIn
         precondition([200, 400, 403, 404, 405].contains(status), "status \(status)")
         precondition(text.unicodeScalars.allSatisfy { $0.value >= 0x20 && $0.value < 0x7F }, "unprintable reason '\(text)'")
         precondition(text.utf8.count <= 260, "reason of \(text.utf8.count) bytes")
-    case .metrics, .reload:
+    case .page(.log(let id)):
+        precondition(id >= 0, "log id \(id)")
+    case .page(.graph(_, let range, _)):
+        precondition(range >= ContinuousTimelines.stepLength && range <= ContinuousTimelines.longestRange, "graph range \(range)")
+    case .metrics, .reload, .page(.status), .page(.configuration):
         break
     }
     return 0
