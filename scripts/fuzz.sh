@@ -28,9 +28,6 @@ exporter_modules+=" $(find Sources/ReachExporter/Modules Sources/ReachExporter/P
     ! -name 'SmokepingOptions.swift' | sort | tr '\n' ' ')"
 exporter_modules+=" Sources/ReachExporter/ProbeTarget.swift Sources/ReachExporter/URLQuery.swift"
 
-# The dns prober's codec and exchange: the exporter's own (ReachExporterProbes), built here
-# without the rest of that module, which needs SwiftNIO (as DNS over TLS does).
-dns_codec=$(find Sources/ReachExporterProbes/DNS -name '*.swift' ! -name 'DNSOverTLS.swift' | sort | tr '\n' ' ')
 # The allow list's refusals spell --allow from the command line's declaration, which names
 # the continuous prober's options too.
 exporter_options="Sources/ReachExporter/ExporterOptions.swift Sources/ReachExporter/RoutePrefix.swift"
@@ -38,11 +35,12 @@ exporter_options+=" Sources/ReachExporter/Probers/Smokeping/SmokepingOptions.swi
 # What the router names of the pages: a graph's request.
 exporter_pages="Sources/ReachExporter/Pages/ContinuousTimelines.swift Sources/ReachExporter/Pages/SmokeGraph.swift"
 exporter_pages+=" Sources/ReachExporter/Pages/LatencyTimeline.swift Sources/ReachExporter/Pages/HTMLText.swift"
-# What the module model names of ReachExporterProbes, the values that need no SwiftNIO (the
-# TLS settings, the dns codec, a tcp conversation's patterns), built as that module.
+# ReachExporterProbes' values that need no SwiftNIO, built as that module: what the module
+# model names (the TLS settings, a tcp conversation's patterns) and the dns prober's codec
+# and exchange (DNS over TLS, which needs SwiftNIO, left out), which the dns target feeds.
 probe_values="Sources/ReachExporterProbes/TLSSettings.swift Sources/ReachExporterProbes/TLSProtocolVersion.swift"
 probe_values+=" Sources/ReachExporterProbes/TCP/ExpectPattern.swift"
-probe_values+=" $dns_codec"
+probe_values+=" $(find Sources/ReachExporterProbes/DNS -name '*.swift' ! -name 'DNSOverTLS.swift' | sort | tr '\n' ' ')"
 
 # The command line's readers name the commands' declarations (a message spells an option
 # from its declaration), which reach into most of ReachCLI: the whole module goes in.
@@ -57,7 +55,7 @@ targets=(
     "probe-spec|ProbeSpecFuzzTarget.swift|Sources/ReachCLI/ProbeSpecArgument.swift|512"
     "http|HTTPFuzzTarget.swift||8192"
     "dbus|DBusFuzzTarget.swift||8192"
-    "dns|DNSFuzzTarget.swift|$dns_codec|1024"
+    "dns|DNSFuzzTarget.swift||1024"
     "exporter-request|ExporterRequestFuzzTarget.swift|Sources/ReachExporter/ExporterRouter.swift Sources/ReachExporter/AllowList.swift $exporter_options $exporter_pages $exporter_modules|1024"
     "exporter-config|ExporterConfigurationFuzzTarget.swift|$exporter_modules|8192"
     # Short: a pattern of n bytes can compile to about n thousand instructions, run over n bytes.

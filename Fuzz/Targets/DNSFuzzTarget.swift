@@ -1,4 +1,5 @@
 import ReachCore
+@testable import ReachExporterProbes
 
 /// A DNS response as the exporter's dns prober reads it (Fuzz/capture-dns-seeds.py writes real
 /// ones from dnsmasq). Besides "no trap" and a bounded time however the compression pointers
